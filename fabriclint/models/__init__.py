@@ -1,0 +1,1 @@
+"""Pydantic models: the contract between loaders, parsers, rules, drift and reporters."""

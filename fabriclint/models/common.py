@@ -1,0 +1,41 @@
+"""Source locations and the base class for objects that remember where they came from."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Source(BaseModel):
+    """Where a value came from: a file (relative to the fabric or snapshot) and a 1-based line."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    file: str
+    """Path of the file, as the user would type it."""
+    line: int | None = None
+    """1-based line number; None when the value is a platform default, not a line."""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+class Located(BaseModel):
+    """A model whose fields remember their source lines in `sources` (key = field or field.key)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    sources: dict[str, Source] = Field(default_factory=dict)
+    """Source of each field, keyed by field name or `field.key` ('' = the object itself)."""
+
+    def src(self, *keys: str) -> Source | None:
+        """The first source found among `keys`, falling back to the object's own source."""
+        for key in (*keys, ""):
+            found = self.sources.get(key)
+            if found is not None:
+                return found
+        return None
+
+    def mark(self, key: str, source: Source | None) -> None:
+        """Record where `key` came from (no-op for None)."""
+        if source is not None:
+            self.sources[key] = source

@@ -1,0 +1,87 @@
+"""A finding and the report that carries findings (the JSON contract of DESIGN.md)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from fabriclint.models.common import Source
+from fabriclint.models.policy import Severity
+
+SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
+
+
+class Finding(BaseModel):
+    """One violation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rule: str
+    """Rule code (PFC002)."""
+    name: str
+    """Rule kebab-case name."""
+    severity: Severity
+    """error, warning or info."""
+    device: str | None
+    """Device name, None for fabric-wide findings about inputs."""
+    object: str
+    """What is wrong, in the device's terms (interface Ethernet1/1)."""
+    path: str
+    """Model path of the setting (interfaces.Ethernet1/1.pfc.priorities)."""
+    expected: Any = None
+    """What was expected."""
+    actual: Any = None
+    """What was found."""
+    message: str
+    """One-sentence explanation."""
+    source: Source | None = None
+    """File and line that caused it."""
+    fingerprint: str = ""
+    """sha256 of rule + device + path; stable when lines move."""
+    suppressed: str | None = None
+    """Reason, when suppressed."""
+
+    def model_post_init(self, _context: Any) -> None:
+        if not self.fingerprint:
+            raw = f"{self.rule}|{self.device or ''}|{self.path}"
+            self.fingerprint = hashlib.sha256(raw.encode()).hexdigest()
+
+
+class DeviceSummary(BaseModel):
+    """A device's line in the report."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    platform: str | None
+    role: str | None
+    status: str
+    """ok, or why the device could not be checked."""
+
+
+class Summary(BaseModel):
+    """Counts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    devices: int
+    complete: bool
+    findings: dict[str, int]
+    suppressed: int
+
+
+class Report(BaseModel):
+    """The JSON report of DESIGN.md; other formats are views of it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    fabriclint: str
+    fabric: str
+    snapshot: str | None
+    summary: Summary
+    devices: list[DeviceSummary]
+    findings: list[Finding] = Field(default_factory=list)
+    coverage: dict[str, list[str]] = Field(default_factory=dict)
+    """Rule code -> devices it was skipped on for lack of data (never a silent pass)."""

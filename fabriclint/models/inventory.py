@@ -1,0 +1,88 @@
+"""Inventory: devices, how to reach them, and the cabling plan (inventory.yaml)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from fabriclint.models.types import Port
+
+PlatformKey = Literal["eos", "nxos", "junos", "sonic", "cumulus", "mlnx-host", "opensm"]
+
+
+class Strict(BaseModel):
+    """Base for user-written models: unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Credentials(Strict):
+    """Where secrets come from. Never the secrets themselves."""
+
+    username_env: str | None = None
+    """Environment variable holding the username."""
+    password_env: str | None = None
+    """Environment variable holding the password (omit to be prompted or to use SSH keys)."""
+    ssh_key: str | None = None
+    """Path to an SSH private key file."""
+
+
+class Device(Strict):
+    """One device of the fabric."""
+
+    platform: PlatformKey
+    """Platform key: which parser and collector apply (eos, mlnx-host, ...)."""
+    role: str
+    """Role name (leaf, spine, gpu-host, ...); intent chooses a profile per role."""
+    host: str | None = None
+    """Management address or DNS name, for live collection."""
+    port: Port = 22
+    """SSH port."""
+    credentials: Credentials = Field(default_factory=Credentials)
+    """Names of environment variables holding credentials."""
+    tags: list[str] = Field(default_factory=list)
+    """Free-form tags for selection."""
+
+
+class Link(Strict):
+    """One cable of the cabling plan: two 'device:port' ends."""
+
+    a: str
+    """One end, 'device:port'."""
+    b: str
+    """The other end, 'device:port'."""
+
+    @field_validator("a", "b")
+    @classmethod
+    def _endpoint(cls, value: str) -> str:
+        device, sep, port = value.partition(":")
+        if not sep or not device or not port:
+            raise ValueError(f"link end {value!r} must be written 'device:port'")
+        return value
+
+    def ends(self) -> tuple[tuple[str, str], tuple[str, str]]:
+        """Both ends as (device, port) pairs."""
+        a_dev, _, a_port = self.a.partition(":")
+        b_dev, _, b_port = self.b.partition(":")
+        return (a_dev, a_port), (b_dev, b_port)
+
+
+class Inventory(Strict):
+    """inventory.yaml: the devices and the cabling plan."""
+
+    name: str
+    """Fabric name, shown in reports."""
+    devices: dict[str, Device]
+    """Devices by name."""
+    links: list[Link] = Field(default_factory=list)
+    """The cabling plan."""
+
+    def peers(self) -> dict[tuple[str, str], tuple[str, str]]:
+        """Map each (device, port) end to the (device, port) at the other end of its cable."""
+        out: dict[tuple[str, str], tuple[str, str]] = {}
+        for link in self.links:
+            a, b = link.ends()
+            out[a] = b
+            out[b] = a
+        return out

@@ -1,0 +1,119 @@
+"""Resolve a DSCP on a port end to end: traffic class, queue, PFC priority, lossless, ECN.
+
+Vendors chain classification differently; this module is the one place that knows how the
+normalized pieces combine, so rules never do.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from fabriclint.models.common import Source
+from fabriclint.models.state import (
+    DeviceState,
+    EcnConfig,
+    PfcConfig,
+    QosConfig,
+    QueueConfig,
+    Trust,
+)
+
+_MERGED_FIELDS = (
+    "trust",
+    "dscp_to_tc",
+    "pcp_to_tc",
+    "tc_to_priority",
+    "tc_to_queue",
+    "tc_to_pg",
+    "queues",
+    "pfc",
+    "buffers",
+    "profile",
+)
+
+
+class Resolution(BaseModel):
+    """What happens to packets with one DSCP arriving on (and leaving by) one port."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dscp: int
+    trust: Trust | None
+    """Trust mode in force; DSCP classification only applies when it is dscp or both."""
+    tc: int | None
+    """Traffic class (None when the DSCP is not mapped and no default applies)."""
+    queue: int | None
+    """Egress queue."""
+    priority: int | None
+    """802.1p priority carried in PFC frames for this traffic."""
+    lossless: bool
+    """True when PFC is on for that priority."""
+    ecn: EcnConfig | None
+    """ECN marking on the queue."""
+    scheduler: QueueConfig | None
+    """The queue's configuration (scheduler, weight, WRED)."""
+    sources: list[Source] = Field(default_factory=list)
+    """Lines that took part, in chain order."""
+
+
+def effective_qos(state: DeviceState, port: str | None) -> QosConfig:
+    """The QoS that applies on `port`: per-port settings over device-wide ones, field by field."""
+    base = state.qos
+    iface = state.interfaces.get(port) if port else None
+    if iface is None or iface.qos is None:
+        return base
+    over = iface.qos
+    merged = QosConfig()
+    for field in _MERGED_FIELDS:
+        value = getattr(over, field)
+        setattr(merged, field, value if value is not None else getattr(base, field))
+    merged.sources = {**base.sources, **over.sources}
+    merged.conflicts = [*base.conflicts, *over.conflicts]
+    return merged
+
+
+def lossless_priorities(qos: QosConfig) -> list[int]:
+    """Priorities with PFC on (empty when PFC is off)."""
+    pfc: PfcConfig | None = qos.pfc
+    if pfc is None or not pfc.enabled:
+        return []
+    return sorted(set(pfc.priorities))
+
+
+def resolve_qos(qos: QosConfig, dscp: int) -> Resolution:
+    """Resolve `dscp` through an already-merged QosConfig."""
+    sources: list[Source] = []
+
+    def note(key: str) -> None:
+        found = qos.sources.get(key)
+        if found is not None:
+            sources.append(found)
+
+    tc = (qos.dscp_to_tc or {}).get(dscp)
+    note(f"dscp_to_tc.{dscp}")
+    priority = queue = None
+    if tc is not None:
+        priority = (qos.tc_to_priority or {}).get(tc, tc)
+        note(f"tc_to_priority.{tc}")
+        queue = (qos.tc_to_queue or {}).get(tc, tc)
+        note(f"tc_to_queue.{tc}")
+    qconf = (qos.queues or {}).get(queue) if queue is not None else None
+    lossless = priority is not None and priority in lossless_priorities(qos)
+    if qos.pfc is not None:
+        note("pfc")
+    return Resolution(
+        dscp=dscp,
+        trust=qos.trust,
+        tc=tc,
+        queue=queue,
+        priority=priority,
+        lossless=lossless,
+        ecn=qconf.ecn if qconf is not None else None,
+        scheduler=qconf,
+        sources=sources,
+    )
+
+
+def resolve(state: DeviceState, port: str | None, dscp: int) -> Resolution:
+    """Resolve `dscp` on `port` of `state` (None = device-wide settings)."""
+    return resolve_qos(effective_qos(state, port), dscp)

@@ -1,0 +1,304 @@
+"""The normalized, vendor-neutral DeviceState every parser produces and every rule reads.
+
+Units are fixed: bytes for sizes and thresholds, milliseconds for times, percent 0-100.
+Values outside their protocol range (DSCP > 63, priority > 7) are kept, never dropped, so
+rules can report them (QOS003).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from fabriclint.models.common import Located, Source
+
+
+class Trust(StrEnum):
+    """Which header field a port classifies ingress traffic by."""
+
+    DSCP = "dscp"
+    PCP = "pcp"
+    BOTH = "both"
+    NONE = "none"
+
+
+class SchedulerMode(StrEnum):
+    """How a queue is scheduled at egress."""
+
+    STRICT = "strict"
+    DWRR = "dwrr"
+    ETS = "ets"
+
+
+class EcnConfig(Located):
+    """ECN marking (WRED with ECN) on one egress queue."""
+
+    enabled: bool = True
+    """Whether ECN marking is on for this queue."""
+    min_bytes: int | None = None
+    """Minimum (start-marking) threshold in bytes, when it could be expressed in bytes."""
+    max_bytes: int | None = None
+    """Maximum (mark-all) threshold in bytes, when it could be expressed in bytes."""
+    min_raw: str | None = None
+    """Minimum threshold as configured (e.g. '320 segments'), kept when units differ from bytes."""
+    max_raw: str | None = None
+    """Maximum threshold as configured."""
+    probability_pct: float | None = None
+    """Marking probability at the maximum threshold, percent."""
+
+
+class QueueConfig(Located):
+    """One egress queue: scheduling, ECN and WRED drop."""
+
+    queue: int
+    """Queue number."""
+    scheduler: SchedulerMode | None = None
+    """Strict priority or weighted (DWRR/ETS); None when not configured."""
+    weight: float | None = None
+    """Bandwidth weight or percent for weighted queues."""
+    ecn: EcnConfig | None = None
+    """ECN marking on this queue; None when not configured."""
+    wred_drop: bool = False
+    """True when WRED *drop* (not ECN mark) is configured on this queue."""
+
+
+class PfcWatchdog(Located):
+    """PFC pause-storm watchdog."""
+
+    enabled: bool = False
+    """Whether the watchdog is active."""
+    detection_ms: float | None = None
+    """Time a queue may stay paused before the watchdog acts, milliseconds."""
+    restoration_ms: float | None = None
+    """Time after which the watchdog restores the queue, milliseconds."""
+    action: str | None = None
+    """What the watchdog does: drop, forward, no-drop, ..."""
+
+
+class PfcConfig(Located):
+    """Priority flow control on a port (or switch-wide)."""
+
+    enabled: bool = False
+    """Whether PFC is turned on."""
+    priorities: list[int] = Field(default_factory=list)
+    """The no-drop (lossless) priorities."""
+    watchdog: PfcWatchdog | None = None
+    """Watchdog settings that apply here."""
+
+
+class PgBuffer(Located):
+    """Ingress priority-group buffer settings."""
+
+    headroom_bytes: int | None = None
+    """Headroom reserved for in-flight data after XOFF."""
+    xoff_bytes: int | None = None
+    """XOFF threshold."""
+    xon_bytes: int | None = None
+    """XON threshold."""
+
+
+class BufferConfig(Located):
+    """Lossless buffer configuration."""
+
+    lossless_pool_bytes: int | None = None
+    """Size of the lossless (ingress) pool, bytes."""
+    priority_groups: dict[int, PgBuffer] = Field(default_factory=dict)
+    """Per priority group (or priority) headroom."""
+
+
+class MapConflict(BaseModel):
+    """One key assigned twice in the same map (QOS002)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    map: str
+    """Which map (dscp_to_tc, ...)."""
+    key: int
+    """The key assigned twice."""
+    values: list[int]
+    """The values it was assigned, in order."""
+    sources: list[Source] = Field(default_factory=list)
+    """Where each assignment is."""
+
+
+class QosConfig(Located):
+    """Classification, mapping and queueing. None means 'not set at this level' (inherit)."""
+
+    trust: Trust | None = None
+    """Trust mode."""
+    dscp_to_tc: dict[int, int] | None = None
+    """DSCP -> traffic class. On hosts the 'traffic class' is the 802.1p priority (dscp2prio)."""
+    pcp_to_tc: dict[int, int] | None = None
+    """802.1p PCP -> traffic class."""
+    tc_to_priority: dict[int, int] | None = None
+    """Traffic class -> 802.1p priority used in PFC frames (identity when absent)."""
+    tc_to_queue: dict[int, int] | None = None
+    """Traffic class -> egress queue (identity when absent)."""
+    tc_to_pg: dict[int, int] | None = None
+    """Traffic class -> ingress priority group."""
+    queues: dict[int, QueueConfig] | None = None
+    """Egress queues by number."""
+    pfc: PfcConfig | None = None
+    """Priority flow control."""
+    buffers: BufferConfig | None = None
+    """Lossless buffers."""
+    conflicts: list[MapConflict] = Field(default_factory=list)
+    """Keys assigned more than once in one map."""
+    profile: str | None = None
+    """Name of the QoS profile/policy this configuration came from, if any."""
+
+
+class Interface(Located):
+    """One port."""
+
+    name: str
+    """Interface name as the platform spells it."""
+    admin_up: bool | None = None
+    """Administrative state."""
+    oper_up: bool | None = None
+    """Operational (link) state, when known."""
+    mtu: int | None = None
+    """Layer-3 / link MTU in bytes."""
+    speed_mbps: int | None = None
+    """Speed in Mb/s."""
+    routed: bool | None = None
+    """True for a routed (no switchport) port."""
+    role: Literal["host-facing", "fabric", "other"] | None = None
+    """What the port connects to, from the cabling plan."""
+    neighbor: str | None = None
+    """'device:port' at the other end, from the cabling plan."""
+    qos: QosConfig | None = None
+    """Per-port QoS that overrides the device-wide configuration field by field."""
+    profiles: list[str] = Field(default_factory=list)
+    """Names of QoS profiles/policies applied to the port."""
+
+
+class RdmaPort(Located):
+    """An RDMA-capable NIC port (ConnectX netdev / HCA port)."""
+
+    netdev: str
+    """Linux netdev name (e.g. eth0, ens1f0np0)."""
+    hca: str | None = None
+    """RDMA device name (mlx5_0)."""
+    port: int = 1
+    """HCA port number."""
+    link_layer: str | None = None
+    """Ethernet or InfiniBand."""
+    state: str | None = None
+    """Logical port state (PORT_ACTIVE / Active / Down ...)."""
+    phys_state: str | None = None
+    """Physical state (LINK_UP / LinkUp / Disabled ...)."""
+    rate_gbps: float | None = None
+    """Link rate in Gb/s."""
+    width: str | None = None
+    """Link width (4X)."""
+    active_mtu: int | None = None
+    """Active RoCE/IB MTU in bytes."""
+    model: str | None = None
+    """NIC model or board id (e.g. MT4129, MT_0000000838)."""
+    firmware: str | None = None
+    """Firmware version."""
+    driver: str | None = None
+    """Driver version."""
+    roce_tos: int | None = None
+    """Default ToS of RDMA-CM connections (cma_roce_tos), DSCP << 2 | ECN bits."""
+    cnp_dscp: int | None = None
+    """DSCP the NIC puts on CNPs it sends."""
+    cnp_priority: int | None = None
+    """802.1p priority the NIC puts on CNPs it sends."""
+    ecn_np: dict[int, bool] = Field(default_factory=dict)
+    """Notification point (CNP generation) enabled per priority."""
+    ecn_rp: dict[int, bool] = Field(default_factory=dict)
+    """Reaction point (rate reduction) enabled per priority."""
+
+
+class Definition(BaseModel):
+    """A named object a configuration defines (map, profile, policy, class, scheduler)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    """Kind of object (qos-profile, policy-map, class-map, ...)."""
+    name: str
+    """Its name."""
+    source: Source | None = None
+    """Where it is defined."""
+
+
+class Reference(BaseModel):
+    """A use of a named object."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    """Kind of object referenced."""
+    name: str
+    """Name referenced."""
+    by: str
+    """What references it (interface Ethernet1, policy-map X)."""
+    source: Source | None = None
+    """Where the reference is."""
+
+
+class Unparsed(BaseModel):
+    """A QoS-relevant line the parser saw but could not model (PARSE001)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    """The line as written."""
+    reason: str = "not modeled"
+    """Why it was not modeled."""
+    source: Source | None = None
+    """Where it is."""
+
+
+class InputProblem(BaseModel):
+    """A problem with an input file: duplicate key (PARSE002) or unparseable input (PARSE003)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["duplicate-key", "unparseable"]
+    """What went wrong."""
+    message: str
+    """Human explanation."""
+    source: Source | None = None
+    """Where it went wrong."""
+
+
+class DeviceState(Located):
+    """Everything fabriclint knows about one device, normalized."""
+
+    name: str
+    """Device name (inventory name)."""
+    platform: str
+    """Platform key (eos, mlnx-host, ...)."""
+    role: str | None = None
+    """Role from the inventory."""
+    os_version: str | None = None
+    """Operating system version, when the inputs show it."""
+    facts: dict[str, str] = Field(default_factory=dict)
+    """Model, serial and similar facts."""
+    qos: QosConfig = Field(default_factory=QosConfig)
+    """Device-wide QoS (ports inherit what they do not override)."""
+    interfaces: dict[str, Interface] = Field(default_factory=dict)
+    """Ports by name."""
+    rdma: dict[str, RdmaPort] = Field(default_factory=dict)
+    """RDMA NIC ports by netdev name (hosts)."""
+    definitions: list[Definition] = Field(default_factory=list)
+    """Named QoS objects defined."""
+    references: list[Reference] = Field(default_factory=list)
+    """Uses of named QoS objects."""
+    unparsed: list[Unparsed] = Field(default_factory=list)
+    """QoS-relevant lines not modeled."""
+    problems: list[InputProblem] = Field(default_factory=list)
+    """Input problems (duplicate keys, unparseable files)."""
+    inputs: list[str] = Field(default_factory=list)
+    """Commands/files the state was built from."""
+
+    @property
+    def is_host(self) -> bool:
+        """True for a server with NICs rather than a switch."""
+        return self.platform == "mlnx-host"

@@ -1,0 +1,1 @@
+"""Rules: one module per family, each exporting RULES; registry.py concatenates them."""

@@ -1,0 +1,137 @@
+"""The Rule base class and the context every rule reads (fabric, intent, parsed device states)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from fabriclint.models.common import Source
+from fabriclint.models.finding import Finding
+from fabriclint.models.intent import CnpClass, Intent, Profile, RoceClass
+from fabriclint.models.inventory import Inventory
+from fabriclint.models.policy import Severity
+from fabriclint.models.resolve import Resolution, effective_qos, resolve_qos
+from fabriclint.models.state import DeviceState, Interface, QosConfig
+
+
+class NoOptions(BaseModel):
+    """A rule without options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
+
+
+@dataclass
+class Context:
+    """What rules see: the inventory, intent, and the parsed state of every complete device."""
+
+    inventory: Inventory
+    intent: Intent | None
+    states: dict[str, DeviceState]
+    skipped: dict[str, set[str]] = field(default_factory=dict)
+    """Rule code -> devices the rule could not evaluate (reported as coverage)."""
+    extra_findings: list[Finding] = field(default_factory=list)
+    """Findings produced before rules ran (input problems, missing devices)."""
+
+    def __post_init__(self) -> None:
+        self._peers = self.inventory.peers()
+
+    def skip(self, code: str, device: str) -> None:
+        """Record that `code` could not be evaluated on `device` for lack of data."""
+        self.skipped.setdefault(code, set()).add(device)
+
+    def profile(self, device: str) -> Profile | None:
+        """The intent profile that applies to `device`, if any."""
+        if self.intent is None:
+            return None
+        inv = self.inventory.devices.get(device)
+        role = inv.role if inv else None
+        return self.intent.profile_for(device, role)
+
+    def roce(self, device: str) -> RoceClass | None:
+        """The RoCE class intended for `device`."""
+        prof = self.profile(device)
+        return prof.roce if prof else None
+
+    def cnp(self, device: str) -> CnpClass | None:
+        """The CNP class intended for `device`."""
+        prof = self.profile(device)
+        return prof.cnp if prof else None
+
+    def peer(self, device: str, port: str) -> tuple[str, str] | None:
+        """(device, port) at the other end of the cable plugged into device:port."""
+        return self._peers.get((device, port))
+
+    def rdma_ports(self, state: DeviceState) -> list[Interface]:
+        """Ports of `state` in the cabling plan (they carry RDMA), in name order."""
+        names = sorted(port for dev, port in self._peers if dev == state.name)
+        return [state.interfaces[n] for n in names if n in state.interfaces]
+
+    def cabled_ports(self, device: str) -> list[str]:
+        """Names of all ports of `device` in the cabling plan, present in the state or not."""
+        return sorted(port for dev, port in self._peers if dev == device)
+
+    def qos(self, state: DeviceState, port: str | None) -> QosConfig:
+        """Effective QoS of a port."""
+        return effective_qos(state, port)
+
+    def resolve(self, state: DeviceState, port: str | None, dscp: int) -> Resolution:
+        """Resolve a DSCP on a port (see models/resolve.py)."""
+        return resolve_qos(effective_qos(state, port), dscp)
+
+    def links(self) -> Iterator[tuple[tuple[str, str], tuple[str, str]]]:
+        """Every cable whose both ends were parsed, as ((dev, port), (dev, port))."""
+        for link in self.inventory.links:
+            a, b = link.ends()
+            if a[0] in self.states and b[0] in self.states:
+                yield a, b
+
+
+class Rule(ABC, Generic[OptionsT]):
+    """A check. Subclasses set the class attributes, an `Options` model, and `check`."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity]
+    summary: ClassVar[str]
+    options_model: ClassVar[type[BaseModel]] = NoOptions
+
+    def __init__(self, options: OptionsT, severity: Severity | None = None) -> None:
+        self.options = options
+        self.effective_severity: Severity = severity or self.severity
+
+    @abstractmethod
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        """Yield findings."""
+
+    def finding(
+        self,
+        device: str | None,
+        obj: str,
+        path: str,
+        message: str,
+        *,
+        expected: Any = None,
+        actual: Any = None,
+        source: Source | None = None,
+        severity: Severity | None = None,
+    ) -> Finding:
+        """Build a Finding of this rule."""
+        return Finding(
+            rule=self.code,
+            name=self.name,
+            severity=severity or self.effective_severity,
+            device=device,
+            object=obj,
+            path=path,
+            expected=expected,
+            actual=actual,
+            message=message,
+            source=source,
+        )

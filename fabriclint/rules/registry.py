@@ -1,0 +1,20 @@
+"""The explicit rule registry: every family's RULES, in catalog order. No import side effects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fabriclint.rules import ecn, fab, meta, mtu, nic, pfc, qos
+from fabriclint.rules.base import Rule
+
+ALL_RULES: list[type[Rule[Any]]] = [
+    *pfc.RULES,
+    *ecn.RULES,
+    *qos.RULES,
+    *mtu.RULES,
+    *nic.RULES,
+    *fab.RULES,
+    *meta.RULES,
+]
+
+BY_CODE: dict[str, type[Rule[Any]]] = {rule.code: rule for rule in ALL_RULES}

@@ -1,0 +1,216 @@
+"""Snapshot folders (manifest + raw outputs per device) and flat folders of rendered configs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fabriclint import __version__
+from fabriclint.models.raw import RawDevice, RawOutput
+
+DeviceStatus = Literal["ok", "unreachable", "auth-failed", "timeout", "command-failed"]
+MANIFEST = "manifest.json"
+
+# The one command whose output is a device's whole configuration, per platform (for --configs).
+CONFIG_COMMAND: dict[str, str] = {
+    "eos": "show running-config",
+    "nxos": "show running-config",
+    "junos": "show configuration",
+    "sonic": "config_db.json",
+    "cumulus": "nv config show -o yaml",
+}
+
+
+class SnapshotError(Exception):
+    """A snapshot folder that cannot be read at all (a user input error)."""
+
+
+class ManifestDevice(BaseModel):
+    """One device's entry in manifest.json."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    platform: str
+    status: DeviceStatus = "ok"
+    error: str | None = None
+    files: dict[str, str] = Field(default_factory=dict)
+    sha256: dict[str, str] = Field(default_factory=dict)
+
+
+class Manifest(BaseModel):
+    """manifest.json of a snapshot."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    fabriclint: str
+    created: str
+    source: Literal["live", "candidate", "import"]
+    devices: dict[str, ManifestDevice]
+
+
+class LoadedDevice(BaseModel):
+    """A device read from a snapshot: its raw outputs, or why it has none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    raw: RawDevice | None
+    status: str
+    """ok, a collection status from the manifest, or a read problem (missing-file, ...)."""
+    error: str | None = None
+
+
+class Snapshot(BaseModel):
+    """A snapshot as read: every device the manifest (or folder) names."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: str
+    devices: dict[str, LoadedDevice]
+
+
+def command_to_filename(command: str) -> str:
+    """File name for a command's output: spaces -> '_', '/' -> '%2F', plus '.txt'."""
+    return command.replace("/", "%2F").replace(" ", "_") + ".txt"
+
+
+def sha256_of(data: bytes) -> str:
+    """Hex sha256."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def atomic_write(path: Path, data: str) -> None:
+    """Write `data` to `path` so that readers see the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _display(path: Path, base: Path | None) -> str:
+    if base is not None:
+        try:
+            return str(path.resolve().relative_to(base.resolve()))
+        except ValueError:
+            pass
+    return str(path)
+
+
+def _read_device(root: Path, name: str, entry: ManifestDevice, base: Path | None) -> LoadedDevice:
+    if entry.status != "ok":
+        return LoadedDevice(raw=None, status=entry.status, error=entry.error)
+    outputs: dict[str, RawOutput] = {}
+    for command, filename in entry.files.items():
+        path = root / name / filename
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            reason = f"{_display(path, base)}: {exc.strerror or exc}"
+            return LoadedDevice(raw=None, status="missing-file", error=reason)
+        expected = entry.sha256.get(filename)
+        if expected and sha256_of(data) != expected:
+            reason = f"{_display(path, base)}: sha256 differs from the manifest (changed after collection)"
+            return LoadedDevice(raw=None, status="checksum-mismatch", error=reason)
+        text = data.decode("utf-8", errors="replace")
+        outputs[command] = RawOutput(text=text, file=_display(path, base))
+    raw = RawDevice(name=name, platform=entry.platform, outputs=outputs)
+    return LoadedDevice(raw=raw, status="ok")
+
+
+def read_manifest(root: Path) -> Manifest:
+    """Parse and validate manifest.json, raising SnapshotError with a located message."""
+    path = root / MANIFEST
+    if not path.is_file():
+        raise SnapshotError(f"{path}: no {MANIFEST}; not a complete snapshot")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise SnapshotError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from exc
+    try:
+        return Manifest.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise SnapshotError(f"{path}: {where}: {first['msg']}") from exc
+
+
+def load_snapshot(root: Path, base: Path | None = None) -> Snapshot:
+    """Read a snapshot folder. Devices that cannot be read get a non-ok status (never dropped)."""
+    if not root.is_dir():
+        raise SnapshotError(f"{root}: snapshot folder not found")
+    manifest = read_manifest(root)
+    devices = {
+        name: _read_device(root, name, entry, base) for name, entry in manifest.devices.items()
+    }
+    return Snapshot(path=_display(root, base), devices=devices)
+
+
+def load_configs(root: Path, platforms: dict[str, str], base: Path | None = None) -> Snapshot:
+    """Read a flat folder of rendered configs named after devices (leaf01.cfg, leaf01.conf, ...).
+
+    `platforms` maps inventory device names to platform keys; files for unknown devices are kept
+    (as platform 'unknown') so the report can say they are unexpected.
+    """
+    if not root.is_dir():
+        raise SnapshotError(f"{root}: configs folder not found")
+    devices: dict[str, LoadedDevice] = {}
+    for path in sorted(root.iterdir()):
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        name = path.stem
+        platform = platforms.get(name, "unknown")
+        command = CONFIG_COMMAND.get(platform, "show running-config")
+        text = path.read_text(encoding="utf-8", errors="replace")
+        raw = RawDevice(
+            name=name,
+            platform=platform,
+            outputs={command: RawOutput(text=text, file=_display(path, base))},
+        )
+        devices[name] = LoadedDevice(raw=raw, status="ok")
+    return Snapshot(path=_display(root, base), devices=devices)
+
+
+def write_snapshot(
+    root: Path,
+    devices: dict[str, tuple[str, dict[str, str]]],
+    source: Literal["live", "candidate", "import"] = "candidate",
+    statuses: dict[str, tuple[DeviceStatus, str | None]] | None = None,
+) -> Path:
+    """Write a snapshot: `devices` maps name -> (platform, {command: text}). Manifest last, atomically."""
+    entries: dict[str, ManifestDevice] = {}
+    for name, (platform, outputs) in devices.items():
+        status, error = (statuses or {}).get(name, ("ok", None))
+        entry = ManifestDevice(platform=platform, status=status, error=error)
+        for command, text in outputs.items():
+            filename = command_to_filename(command)
+            atomic_write(root / name / filename, text)
+            entry.files[command] = filename
+            entry.sha256[filename] = sha256_of(text.encode("utf-8"))
+        entries[name] = entry
+    created = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    manifest = Manifest(fabriclint=__version__, created=created, source=source, devices=entries)
+    atomic_write(root / MANIFEST, manifest.model_dump_json(indent=2) + "\n")
+    return root
+
+
+def newest_snapshot(snapshots_dir: Path) -> Path | None:
+    """The newest snapshot folder (by name, which is an ISO timestamp by convention, then mtime)."""
+    if not snapshots_dir.is_dir():
+        return None
+    candidates = [p for p in snapshots_dir.iterdir() if (p / MANIFEST).is_file()]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda p: (p.stat().st_mtime, p.name))
