@@ -36,8 +36,12 @@ class Context:
     states: dict[str, DeviceState]
     skipped: dict[str, set[str]] = field(default_factory=dict)
     """Rule code -> devices the rule could not evaluate (reported as coverage)."""
-    extra_findings: list[Finding] = field(default_factory=list)
-    """Findings produced before rules ran (input problems, missing devices)."""
+    missing: dict[str, str] = field(default_factory=dict)
+    """Inventory devices with no usable data in the snapshot -> why (DRIFT003)."""
+    unexpected: dict[str, str] = field(default_factory=dict)
+    """Snapshot devices the inventory does not list -> their platform (DRIFT004)."""
+    sources: dict[str, str] = field(default_factory=dict)
+    """Device -> the main input file name, to locate device-level findings."""
 
     def __post_init__(self) -> None:
         self._peers = self.inventory.peers()

@@ -1,9 +1,224 @@
-"""FAB rules (placeholder until the family is written)."""
+"""PARSE, DRIFT and INV rules: input coverage, drift from intent, and inventory consistency."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from fabriclint.rules.base import Rule
+from fabriclint.drift.compare import compare
+from fabriclint.intent.render import render
+from fabriclint.models.common import Source
+from fabriclint.models.finding import Finding
+from fabriclint.rules.base import Context, NoOptions, Rule
 
-RULES: list[type[Rule[Any]]] = []
+
+class UnrecognizedQosConfig(Rule[NoOptions]):
+    """A QoS-relevant line the parser saw but could not model.
+
+    Why: a line fabriclint does not understand may change what the fabric does; it is listed,
+    never silently dropped, so a reviewer can judge it.
+
+    Fails: `qos rewrite dscp` on EOS (not modeled). Passes: a config whose QoS lines are all modeled.
+    """
+
+    code = "PARSE001"
+    name = "unrecognized-qos-config"
+    severity = "info"
+    summary = "A QoS-relevant line the parser could not model"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for state in ctx.states.values():
+            for item in state.unparsed:
+                line = item.source.line if item.source and item.source.line else 0
+                yield self.finding(
+                    state.name,
+                    f"line {line}: {item.text.strip()}",
+                    f"unparsed.{item.text.strip()}",
+                    f"not modeled ({item.reason}): {item.text.strip()}",
+                    source=item.source,
+                )
+
+
+class _ProblemRule(Rule[NoOptions]):
+    kind: str = ""
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for state in ctx.states.values():
+            for problem in state.problems:
+                if problem.kind != self.kind:
+                    continue
+                where = problem.source.file if problem.source else "input"
+                line = problem.source.line if problem.source and problem.source.line else 0
+                yield self.finding(
+                    state.name, f"file {where}", f"inputs.{where}.{problem.message}", problem.message, source=problem.source
+                )
+
+
+class DuplicateKey(_ProblemRule):
+    """Duplicate keys in JSON/YAML input, where a loader would silently keep only one.
+
+    Why: which of two values a device uses depends on the loader; the config is ambiguous.
+
+    Fails: a config_db.json with two `"Ethernet0"` keys under PORT. Passes: unique keys.
+    """
+
+    code = "PARSE002"
+    name = "duplicate-key"
+    severity = "error"
+    summary = "Duplicate keys in JSON/YAML input"
+    kind = "duplicate-key"
+
+
+class UnparseableInput(_ProblemRule):
+    """An input file that could not be parsed at all; the device counts as incomplete (exit 3).
+
+    Why: a device fabriclint cannot read is a device nobody checked.
+
+    Fails: an `ibv_devinfo -v` output that is an error message. Passes: well-formed outputs.
+    """
+
+    code = "PARSE003"
+    name = "unparseable-input"
+    severity = "error"
+    summary = "An input file could not be parsed"
+    kind = "unparseable"
+
+
+class SettingDrift(Rule[NoOptions]):
+    """A setting intent declares differs from the device (outside its tolerance).
+
+    Why: intent is what the benchmark plan assumes; any difference invalidates the result.
+
+    Fails: intent ECN minimum 150000 B (±10 %) and the leaf programs 300000 B.
+    Passes: the leaf programs 159744 B (within tolerance).
+    """
+
+    code = "DRIFT001"
+    name = "setting-drift"
+    severity = "error"
+    summary = "A setting differs from intent"
+    missing = False
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for state in ctx.states.values():
+            profile = ctx.profile(state.name)
+            if profile is None:
+                ctx.skip(self.code, state.name)
+                continue
+            ports = [p.name for p in ctx.rdma_ports(state)]
+            roce_dscp = profile.roce.dscp[0] if profile.roce else None
+            for drift in compare(state, render(profile, state, ports), roce_dscp):
+                if drift.missing != self.missing:
+                    continue
+                yield self._finding(state.name, drift.obj, drift.path, drift.label, drift.expected,
+                                    drift.actual, drift.source, drift.explanation)
+
+    def _finding(
+        self, device: str, obj: str, path: str, label: str, expected: Any, actual: Any,
+        source: Source | None, explanation: str,
+    ) -> Finding:
+        if self.missing:
+            message = f"{label} is not configured on {obj} (intent: {expected})"
+        else:
+            how = f" ({explanation})" if explanation else ""
+            message = f"{label} on {obj} is {actual}, intent says {expected}{how}"
+        return self.finding(device, obj, path, message, expected=expected, actual=actual, source=source)
+
+
+class SettingMissing(SettingDrift):
+    """A setting intent declares is absent on the device.
+
+    Why: an absent setting falls back to a platform default nobody chose.
+
+    Fails: intent declares ECN on the RoCE queue and the queue has no random-detect ecn.
+    Passes: the queue marks ECN at the intended thresholds.
+    """
+
+    code = "DRIFT002"
+    name = "setting-missing"
+    severity = "error"
+    summary = "A setting intent declares is absent"
+    missing = True
+
+
+class DeviceMissing(Rule[NoOptions]):
+    """A device in the inventory has no data in the snapshot (the check is incomplete, exit 3).
+
+    Why: "no findings" for a device nobody read is a lie.
+
+    Fails: leaf04 unreachable during collection. Passes: every device collected.
+    """
+
+    code = "DRIFT003"
+    name = "device-missing"
+    severity = "error"
+    summary = "An inventory device has no data in the snapshot"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for device, reason in sorted(ctx.missing.items()):
+            yield self.finding(device, "device", "device", f"{device} was not checked: {reason}")
+
+
+class DeviceUnexpected(Rule[NoOptions]):
+    """The snapshot has a device the inventory does not list.
+
+    Why: a device outside the inventory is outside every cross-device check.
+
+    Fails: a snapshot folder leaf09 with no inventory entry. Passes: inventory and snapshot agree.
+    """
+
+    code = "DRIFT004"
+    name = "device-unexpected"
+    severity = "warning"
+    summary = "A snapshot device is not in the inventory"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for device, platform in sorted(ctx.unexpected.items()):
+            yield self.finding(
+                device, "device", "device", f"{device} ({platform}) is in the snapshot but not in the inventory"
+            )
+
+
+class IntentInvalid(Rule[NoOptions]):
+    """Intent/inventory break a rule the schema cannot express, seen against the parsed devices.
+
+    Why: a cable to a port that does not exist, or a role with no profile, means part of the
+    fabric is silently unchecked.
+
+    Fails: a link `leaf01:Ethernet99` when leaf01 has no Ethernet99; role `storage` with no profile.
+    Passes: every cabled port exists and every role has a profile.
+    """
+
+    code = "INV001"
+    name = "intent-invalid"
+    severity = "error"
+    summary = "Intent or inventory inconsistent with the fabric"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for (device, port) in sorted({end for link in ctx.links() for end in link}):
+            state = ctx.states[device]
+            if port not in state.interfaces:
+                yield self.finding(
+                    device, f"interface {port}", f"interfaces.{port}",
+                    f"the cabling plan names {device}:{port}, but {device} has no port {port}",
+                )
+        if ctx.intent is None:
+            return
+        for device, state in sorted(ctx.states.items()):
+            if state.role is not None and ctx.profile(device) is None:
+                yield self.finding(
+                    device, "device", "role",
+                    f"role '{state.role}' of {device} has no profile in intent.yaml, so nothing is compared to intent",
+                )
+
+
+RULES: list[type[Rule[Any]]] = [
+    UnrecognizedQosConfig,
+    DuplicateKey,
+    UnparseableInput,
+    SettingDrift,
+    SettingMissing,
+    DeviceMissing,
+    DeviceUnexpected,
+    IntentInvalid,
+]

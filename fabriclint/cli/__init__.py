@@ -1,0 +1,1 @@
+"""The typer CLI: one module per command group, thin over the engine."""

@@ -1,0 +1,75 @@
+"""`fabriclint check`: run every selected rule over a snapshot or a folder of rendered configs."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+
+import typer
+
+from fabriclint.cli.errors import fail, split_codes
+
+
+class Format(StrEnum):
+    """Output formats."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+class FailOn(StrEnum):
+    """Lowest severity that fails the run."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+def check(
+    fabric: Path = typer.Argument(..., help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml)."),
+    snapshot: str | None = typer.Option(
+        None, "--snapshot", "-s", help="Snapshot name under FABRIC/snapshots/ or a path (default: newest)."
+    ),
+    configs: Path | None = typer.Option(
+        None, "--configs", help="Flat folder of rendered configs named after devices (leaf01.cfg)."
+    ),
+    fmt: Format = typer.Option(Format.TEXT, "--format", "-f", help="Output format."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write the report to this file."),
+    select: list[str] | None = typer.Option(None, "--select", help="Only these rule codes/prefixes."),
+    extend_select: list[str] | None = typer.Option(None, "--extend-select", help="Add rule codes."),
+    ignore: list[str] | None = typer.Option(None, "--ignore", help="Skip rule codes/prefixes."),
+    fail_on: FailOn | None = typer.Option(None, "--fail-on", help="Lowest severity that fails (default error)."),
+    color: bool | None = typer.Option(None, "--color/--no-color", help="Force color on or off."),
+) -> None:
+    """Check a fabric: exit 0 clean, 1 findings, 2 input error, 3 incomplete."""
+    from fabriclint.engine import CheckOptions, run_check
+    from fabriclint.loaders.fabric import FabricError
+    from fabriclint.reporters import get_reporter
+    from fabriclint.snapshot import SnapshotError, atomic_write
+
+    if snapshot is not None and configs is not None:
+        raise fail(["--snapshot and --configs are exclusive: pass one of them"])
+    opts = CheckOptions(
+        fabric_dir=fabric,
+        snapshot=snapshot,
+        configs=configs,
+        select=split_codes(select) or None,
+        extend_select=split_codes(extend_select),
+        ignore=split_codes(ignore),
+        fail_on=fail_on.value if fail_on else None,  # type: ignore[arg-type]
+    )
+    try:
+        result = run_check(opts)
+    except FabricError as exc:
+        raise fail(exc.problems) from None
+    except SnapshotError as exc:
+        raise fail([str(exc)]) from None
+    use_color = color if color is not None else (output is None and sys.stdout.isatty())
+    text = get_reporter(fmt.value, color=use_color)(result.report)
+    if output is not None:
+        atomic_write(output, text)
+        typer.echo(f"wrote {output}", err=True)
+    else:
+        typer.echo(text, nl=False)
+    raise typer.Exit(int(result.exit_code))

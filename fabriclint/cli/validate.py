@@ -1,0 +1,29 @@
+"""`fabriclint validate`: check the fabric's YAML files and report every problem at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from fabriclint.cli.errors import fail
+
+
+def validate(
+    fabric: Path = typer.Argument(..., help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml)."),
+) -> None:
+    """Validate inventory, intent and policy: each problem as file:line:col: message; exit 2 if any."""
+    from fabriclint.engine import option_models
+    from fabriclint.loaders.fabric import FabricError, load_fabric, roles_without_profile
+
+    try:
+        loaded = load_fabric(fabric, option_models())
+    except FabricError as exc:
+        typer.echo(f"{len(exc.problems)} problem(s) found", err=True)
+        raise fail(exc.problems) from None
+    inv = loaded.inventory
+    if loaded.intent is not None:
+        for role in roles_without_profile(loaded.intent, inv):
+            typer.echo(f"warning: role '{role}' has no profile in intent.yaml; its devices are not compared to intent")
+    profiles = len(loaded.intent.profiles) if loaded.intent else 0
+    typer.echo(f"ok: {len(inv.devices)} devices, {len(inv.links)} links, {profiles} profile(s)")

@@ -1,0 +1,227 @@
+"""The check engine: fabric + snapshot -> parsed states -> rules -> report and exit code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+from fabriclint import __version__
+from fabriclint.loaders.fabric import Fabric, load_fabric
+from fabriclint.models.common import Source
+from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Report, Summary
+from fabriclint.models.policy import Severity
+from fabriclint.models.state import DeviceState, InputProblem
+from fabriclint.parsers import get_parser
+from fabriclint.rules.base import Context, Rule
+from fabriclint.rules.registry import ALL_RULES, BY_CODE
+from fabriclint.selection import Selection
+from fabriclint.site_rules import applies, check_site_rule
+from fabriclint.snapshot import Snapshot, SnapshotError, load_configs, load_snapshot, newest_snapshot
+
+
+class ExitCode(IntEnum):
+    """Process exit codes (DESIGN.md)."""
+
+    OK = 0
+    FINDINGS = 1
+    USAGE = 2
+    INCOMPLETE = 3
+
+
+@dataclass
+class CheckOptions:
+    """A typed run configuration, built by the CLI (or by tests and benchmarks)."""
+
+    fabric_dir: Path
+    snapshot: Path | str | None = None
+    configs: Path | None = None
+    select: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    fail_on: Severity | None = None
+    progress: Callable[[str], None] | None = None
+
+
+@dataclass
+class CheckResult:
+    """The report and the exit code it implies."""
+
+    report: Report
+    exit_code: ExitCode
+    states: dict[str, DeviceState] = field(default_factory=dict)
+
+
+def option_models() -> dict[str, type[Any]]:
+    """Rule code -> its Options model (for policy validation)."""
+    return {rule.code: rule.options_model for rule in ALL_RULES}
+
+
+def find_snapshot(fabric: Fabric, opts: CheckOptions) -> Snapshot:
+    """Read the snapshot or configs folder the options name (newest snapshot by default)."""
+    platforms = {name: dev.platform for name, dev in fabric.inventory.devices.items()}
+    if opts.configs is not None:
+        return load_configs(Path(opts.configs), platforms, base=Path.cwd())
+    if opts.snapshot is not None:
+        path = Path(opts.snapshot)
+        if not path.is_dir() and (fabric.root / "snapshots" / str(opts.snapshot)).is_dir():
+            path = fabric.root / "snapshots" / str(opts.snapshot)
+        return load_snapshot(path, base=Path.cwd())
+    newest = newest_snapshot(fabric.root / "snapshots")
+    if newest is None:
+        raise SnapshotError(f"{fabric.root / 'snapshots'}: no snapshot found; pass --snapshot or --configs")
+    return load_snapshot(newest, base=Path.cwd())
+
+
+def _parse_one(name: str, raw: Any, platform: str) -> tuple[DeviceState | None, str | None]:
+    parser = get_parser(platform)
+    if parser is None:
+        return None, f"no parser for platform '{platform}' yet"
+    try:
+        return parser(raw), None
+    except Exception as exc:  # a parser bug must make the device incomplete, never crash the run
+        state = DeviceState(name=name, platform=platform)
+        first = next(iter(raw.outputs.values()), None)
+        source = Source(file=first.file) if first else None
+        message = f"parser failed: {type(exc).__name__}: {exc}"
+        state.problems.append(InputProblem(kind="unparseable", message=message, source=source))
+        return state, None
+
+
+def _annotate(state: DeviceState, fabric: Fabric) -> None:
+    """Fill role, interface roles and neighbours from the inventory and cabling plan."""
+    inv = fabric.inventory
+    state.role = inv.devices[state.name].role
+    for (dev, port), (peer_dev, peer_port) in inv.peers().items():
+        iface = state.interfaces.get(port) if dev == state.name else None
+        if iface is None:
+            continue
+        iface.neighbor = f"{peer_dev}:{peer_port}"
+        peer = inv.devices.get(peer_dev)
+        iface.role = "host-facing" if peer and peer.platform == "mlnx-host" else "fabric"
+
+
+def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Context:
+    """Parse every device; devices that cannot be used are recorded as missing."""
+    ctx = Context(inventory=fabric.inventory, intent=fabric.intent, states={})
+    for name, device in fabric.inventory.devices.items():
+        loaded = snap.devices.get(name)
+        if opts.progress:
+            opts.progress(name)
+        if loaded is None:
+            if opts.configs is not None and device.platform == "mlnx-host":
+                continue  # hosts have no rendered config; they are outside a --configs check
+            ctx.missing[name] = "no data in the snapshot"
+            continue
+        if loaded.raw is None:
+            ctx.missing[name] = f"{loaded.status}: {loaded.error or 'no reason given'}"
+            continue
+        state, why = _parse_one(name, loaded.raw, device.platform)
+        if state is None:
+            ctx.missing[name] = why or "not parsed"
+            continue
+        _annotate(state, fabric)
+        ctx.states[name] = state
+    for name, loaded in snap.devices.items():
+        if name not in fabric.inventory.devices:
+            ctx.unexpected[name] = loaded.raw.platform if loaded.raw else "unknown platform"
+    return ctx
+
+
+def _run_rules(ctx: Context, fabric: Fabric, selection: Selection) -> list[Finding]:
+    findings: list[Finding] = []
+    for rule_cls in ALL_RULES:
+        if not selection.selected(rule_cls.code):
+            continue
+        options = rule_cls.options_model.model_validate(fabric.policy.options.get(rule_cls.code, {}))
+        rule: Rule[Any] = rule_cls(options, selection.severity(rule_cls.code, rule_cls.severity))
+        findings.extend(rule.check(ctx))
+    for site in fabric.policy.site_rules:
+        if not selection.selected(site.code):
+            continue
+        for state in ctx.states.values():
+            if applies(site, state):
+                findings.extend(check_site_rule(site, state, state.model_dump(mode="json")))
+    return findings
+
+
+def _keep(finding: Finding, ctx: Context, fabric: Fabric, selection: Selection) -> bool:
+    device = finding.device
+    role = fabric.inventory.devices[device].role if device in fabric.inventory.devices else None
+    return not selection.ignored_on(finding.rule, device, role)
+
+
+def _summaries(fabric: Fabric, ctx: Context) -> list[DeviceSummary]:
+    out = []
+    for name, dev in fabric.inventory.devices.items():
+        state = ctx.states.get(name)
+        if name in ctx.missing:
+            status = ctx.missing[name]
+        elif state is None:
+            status = "not checked (no rendered config)"
+        elif any(p.kind == "unparseable" for p in state.problems):
+            status = "unparseable"
+        else:
+            status = "ok"
+        out.append(DeviceSummary(name=name, platform=dev.platform, role=dev.role, status=status))
+    return out
+
+
+def _sort_key(f: Finding) -> tuple[str, int, str, str, str]:
+    return (f.device or "", -SEVERITY_RANK[f.severity], f.rule, f.object, f.path)
+
+
+def build_report(fabric: Fabric, snap: Snapshot, ctx: Context, findings: list[Finding]) -> Report:
+    """Assemble the JSON report."""
+    devices = _summaries(fabric, ctx)
+    complete = all(d.status == "ok" or d.status.startswith("not checked") for d in devices)
+    counts = {sev: 0 for sev in ("error", "warning", "info")}
+    for f in findings:
+        if f.suppressed is None:
+            counts[f.severity] += 1
+    summary = Summary(
+        devices=len(devices),
+        complete=complete,
+        findings=counts,
+        suppressed=sum(1 for f in findings if f.suppressed is not None),
+    )
+    coverage = {code: sorted(devs) for code, devs in sorted(ctx.skipped.items())}
+    return Report(
+        fabriclint=__version__,
+        fabric=fabric.inventory.name,
+        snapshot=snap.path,
+        summary=summary,
+        devices=devices,
+        findings=sorted(findings, key=_sort_key),
+        coverage=coverage,
+    )
+
+
+def exit_code_for(report: Report, fail_on: Severity) -> ExitCode:
+    """0/1/3 from a finished report (2 is decided before anything is checked)."""
+    if not report.summary.complete:
+        return ExitCode.INCOMPLETE
+    threshold = SEVERITY_RANK[fail_on]
+    failing = [f for f in report.findings if f.suppressed is None and SEVERITY_RANK[f.severity] >= threshold]
+    return ExitCode.FINDINGS if failing else ExitCode.OK
+
+
+def run_check(opts: CheckOptions) -> CheckResult:
+    """Run a full offline check. Raises FabricError / SnapshotError for input errors (exit 2)."""
+    fabric = load_fabric(opts.fabric_dir, option_models())
+    snap = find_snapshot(fabric, opts)
+    ctx = parse_snapshot(fabric, snap, opts)
+    selection = Selection(
+        fabric.policy, cli_select=opts.select, cli_ignore=opts.ignore, cli_extend_select=opts.extend_select
+    )
+    findings = [f for f in _run_rules(ctx, fabric, selection) if _keep(f, ctx, fabric, selection)]
+    report = build_report(fabric, snap, ctx, findings)
+    fail_on: Severity = opts.fail_on or fabric.policy.fail_on or "error"
+    return CheckResult(report=report, exit_code=exit_code_for(report, fail_on), states=ctx.states)
+
+
+def known_codes() -> list[str]:
+    """Every built-in rule code."""
+    return sorted(BY_CODE)

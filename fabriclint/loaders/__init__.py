@@ -1,0 +1,1 @@
+"""Loaders for the fabric directory (YAML with line numbers)."""

@@ -1,0 +1,220 @@
+"""Load a fabric directory (inventory, intent, policy) and check what schemas cannot express."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from fabriclint.loaders.yaml import Problem, YamlDoc, load_yaml, validate_doc
+from fabriclint.models.intent import Intent
+from fabriclint.models.inventory import Inventory
+from fabriclint.models.policy import Policy
+
+PACKS_DIR = Path(__file__).resolve().parent.parent / "policies"
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass
+class Fabric:
+    """A loaded fabric directory."""
+
+    root: Path
+    inventory: Inventory
+    intent: Intent | None
+    policy: Policy
+    docs: dict[str, YamlDoc] = field(default_factory=dict)
+
+
+class FabricError(Exception):
+    """The fabric directory has problems; nothing can be checked."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(f"{len(problems)} problem(s) in the fabric files")
+        self.problems = problems
+
+
+def display_path(path: Path) -> str:
+    """A path as the user would type it: relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def available_packs() -> list[str]:
+    """Names of the built-in policy packs."""
+    return sorted(p.stem for p in PACKS_DIR.glob("*.yaml"))
+
+
+def _load_model(path: Path, model: type[M]) -> tuple[M | None, YamlDoc | None, list[Problem]]:
+    doc, problems = load_yaml(path, display_path(path))
+    if doc is None:
+        return None, None, problems
+    obj, errors = validate_doc(doc, model)
+    return obj, doc, problems + errors
+
+
+def _suggest(name: str, known: list[str]) -> str:
+    hint = difflib.get_close_matches(name, known, n=1)
+    return f"; did you mean '{hint[0]}'?" if hint else ""
+
+
+def _check_inventory(inv: Inventory, doc: YamlDoc) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: dict[tuple[str, str], int] = {}
+    for index, link in enumerate(inv.links):
+        for side, (device, port) in zip(("a", "b"), link.ends(), strict=True):
+            loc = ("links", index, side)
+            if device not in inv.devices:
+                hint = _suggest(device, list(inv.devices))
+                problems.append(doc.problem(loc, f"link end '{device}:{port}' names an unknown device{hint}"))
+            elif (device, port) in seen:
+                first = seen[(device, port)]
+                problems.append(doc.problem(loc, f"port {device}:{port} is cabled twice (also in link {first})"))
+            seen.setdefault((device, port), index)
+    return problems
+
+
+def _check_intent(intent: Intent, inv: Inventory, doc: YamlDoc) -> list[Problem]:
+    problems: list[Problem] = []
+    profiles = list(intent.profiles)
+    for role, choice in intent.roles.items():
+        if choice.profile not in intent.profiles:
+            msg = f"role '{role}' uses undefined profile '{choice.profile}'{_suggest(choice.profile, profiles)}"
+            problems.append(doc.problem(("roles", role, "profile"), msg))
+    for device, choice in intent.devices.items():
+        if device not in inv.devices:
+            msg = f"intent for unknown device '{device}'{_suggest(device, list(inv.devices))}"
+            problems.append(doc.problem(("devices", device), msg))
+        if choice.profile and choice.profile not in intent.profiles:
+            msg = f"device '{device}' uses undefined profile '{choice.profile}'{_suggest(choice.profile, profiles)}"
+            problems.append(doc.problem(("devices", device, "profile"), msg))
+    roles = {d.role for d in inv.devices.values()}
+    for role in intent.roles:
+        if role not in roles:
+            msg = f"role '{role}' is used by no device in the inventory{_suggest(role, sorted(roles))}"
+            problems.append(doc.problem(("roles", role), msg))
+    return problems
+
+
+def roles_without_profile(intent: Intent, inv: Inventory) -> list[str]:
+    """Inventory roles the intent gives no profile (checked at `check` time as INV001)."""
+    return sorted({d.role for d in inv.devices.values()} - set(intent.roles))
+
+
+def _merge_policy(base: Policy, over: Policy) -> Policy:
+    merged = base.model_copy(deep=True)
+    if over.select is not None:
+        merged.select = list(over.select)
+    merged.extend_select += over.extend_select
+    merged.ignore += over.ignore
+    for key, codes in over.per_device_ignores.items():
+        merged.per_device_ignores[key] = merged.per_device_ignores.get(key, []) + codes
+    for key, codes in over.per_role_ignores.items():
+        merged.per_role_ignores[key] = merged.per_role_ignores.get(key, []) + codes
+    merged.severity.update(over.severity)
+    for code, opts in over.options.items():
+        merged.options[code] = {**merged.options.get(code, {}), **opts}
+    merged.fail_on = over.fail_on or merged.fail_on
+    merged.site_rules += over.site_rules
+    merged.extends = []
+    return merged
+
+
+def resolve_policy(policy: Policy, doc: YamlDoc | None, depth: int = 0) -> tuple[Policy, list[Problem]]:
+    """Apply `extends` (built-in packs, recursively) under `policy`."""
+    problems: list[Problem] = []
+    result = Policy()
+    for index, name in enumerate(policy.extends):
+        path = PACKS_DIR / f"{name}.yaml"
+        if not path.is_file() or depth > 5:
+            msg = f"unknown policy pack '{name}'{_suggest(name, available_packs())}"
+            if doc is not None:
+                problems.append(doc.problem(("extends", index), msg))
+            else:
+                problems.append(Problem("policy", 1, 1, msg))
+            continue
+        pack, pack_doc, errors = _load_model(path, Policy)
+        problems += errors
+        if pack is not None:
+            resolved, more = resolve_policy(pack, pack_doc, depth + 1)
+            problems += more
+            result = _merge_policy(result, resolved)
+    return _merge_policy(result, policy), problems
+
+
+def _check_policy(policy: Policy, doc: YamlDoc | None, known: dict[str, type[BaseModel]]) -> list[Problem]:
+    if doc is None:
+        return []
+    problems: list[Problem] = []
+    codes = sorted(known)
+
+    def check_codes(loc: tuple[str | int, ...], values: list[str]) -> None:
+        for index, code in enumerate(values):
+            if code != "ALL" and not any(c.startswith(code) for c in codes):
+                problems.append(doc.problem((*loc, index), f"unknown rule code '{code}'{_suggest(code, codes)}"))
+
+    check_codes(("select",), policy.select or [])
+    check_codes(("extend_select",), policy.extend_select)
+    check_codes(("ignore",), policy.ignore)
+    for field_name in ("per_device_ignores", "per_role_ignores"):
+        for key, values in getattr(policy, field_name).items():
+            check_codes((field_name, key), values)
+    for code, opts in policy.options.items():
+        problems += _check_options(doc, code, opts, known, codes)
+    site_codes = [r.code for r in policy.site_rules]
+    for index, rule in enumerate(policy.site_rules):
+        if rule.code in known or site_codes.count(rule.code) > 1:
+            problems.append(doc.problem(("site_rules", index, "code"), f"site rule code '{rule.code}' is already used"))
+    return problems
+
+
+def _check_options(
+    doc: YamlDoc, code: str, opts: dict[str, Any], known: dict[str, type[BaseModel]], codes: list[str]
+) -> list[Problem]:
+    model = known.get(code)
+    if model is None:
+        return [doc.problem(("options", code), f"options for unknown rule '{code}'{_suggest(code, codes)}")]
+    try:
+        model.model_validate(opts)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            loc = ("options", code, *err["loc"])
+            problems.append(doc.problem(loc, f"options.{code}.{'.'.join(map(str, err['loc']))}: {err['msg']}"))
+        return problems
+    return []
+
+
+def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric:
+    """Load and check a fabric directory; raise FabricError listing every problem found."""
+    if not root.is_dir():
+        raise FabricError([Problem(display_path(root), 1, 1, "fabric directory not found")])
+    inv_path = root / "inventory.yaml"
+    if not inv_path.is_file():
+        raise FabricError([Problem(display_path(inv_path), 1, 1, "inventory.yaml not found")])
+    inventory, inv_doc, problems = _load_model(inv_path, Inventory)
+    intent = intent_doc = None
+    if (root / "intent.yaml").is_file():
+        intent, intent_doc, more = _load_model(root / "intent.yaml", Intent)
+        problems += more
+    policy, policy_doc = Policy(extends=["default"]), None
+    if (root / "policy.yaml").is_file():
+        loaded, policy_doc, more = _load_model(root / "policy.yaml", Policy)
+        problems += more
+        policy = loaded or policy
+    if inventory is not None and inv_doc is not None:
+        problems += _check_inventory(inventory, inv_doc)
+        if intent is not None and intent_doc is not None:
+            problems += _check_intent(intent, inventory, intent_doc)
+    problems += _check_policy(policy, policy_doc, option_models)
+    resolved, more = resolve_policy(policy, policy_doc)
+    problems += more
+    if problems or inventory is None:
+        raise FabricError(sorted(set(problems), key=lambda p: (p.file, p.line, p.col)))
+    docs = {name: d for name, d in (("inventory", inv_doc), ("intent", intent_doc), ("policy", policy_doc)) if d}
+    return Fabric(root=root, inventory=inventory, intent=intent, policy=resolved, docs=docs)

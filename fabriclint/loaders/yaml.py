@@ -1,0 +1,197 @@
+"""YAML loading that keeps line numbers, finds duplicate keys, and locates validation errors."""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar, Union, get_args, get_origin
+
+from pydantic import BaseModel, ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
+
+Loc = tuple[str | int, ...]
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A located problem in a user file (1-based line and column)."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+    code: str = "INV001"
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.message}"
+
+
+@dataclass
+class YamlDoc:
+    """A loaded YAML document: plain data plus where each key and item is."""
+
+    file: str
+    data: Any
+    lines: dict[Loc, tuple[int, int]]
+    values: dict[Loc, tuple[int, int]]
+
+    def where(self, loc: Loc, value: bool = False) -> tuple[int, int]:
+        """1-based (line, col) of the deepest known prefix of `loc` (its value when asked)."""
+        if value and loc in self.values:
+            return self.values[loc]
+        for end in range(len(loc), -1, -1):
+            found = self.lines.get(loc[:end])
+            if found is not None:
+                return found
+        return (1, 1)
+
+    def problem(self, loc: Loc, message: str, code: str = "INV001", value: bool = False) -> Problem:
+        """A Problem located at `loc` (at its value rather than its key when `value`)."""
+        line, col = self.where(loc, value)
+        return Problem(self.file, line, col, message, code)
+
+
+Positions = dict[Loc, tuple[int, int]]
+
+
+def _plain(node: Any, loc: Loc, lines: Positions, values: Positions) -> Any:
+    if isinstance(node, CommentedMap):
+        out: dict[Any, Any] = {}
+        for key, value in node.items():
+            line, col = node.lc.key(key)
+            lines[(*loc, key)] = (line + 1, col + 1)
+            vline, vcol = node.lc.value(key)
+            values[(*loc, key)] = (vline + 1, vcol + 1)
+            out[key] = _plain(value, (*loc, key), lines, values)
+        return out
+    if isinstance(node, CommentedSeq):
+        items = []
+        for index, value in enumerate(node):
+            line, col = node.lc.item(index)
+            lines[(*loc, index)] = (line + 1, col + 1)
+            items.append(_plain(value, (*loc, index), lines, values))
+        return items
+    return node
+
+
+def _duplicates(node: Node | None, file: str) -> list[Problem]:
+    found: list[Problem] = []
+    if isinstance(node, MappingNode):
+        seen: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            key = getattr(key_node, "value", None)
+            mark = key_node.start_mark
+            if key in seen:
+                message = f"duplicate key '{key}' (first at line {seen[key]}); YAML keeps only one"
+                found.append(Problem(file, mark.line + 1, mark.column + 1, message, "PARSE002"))
+            else:
+                seen[key] = mark.line + 1
+            found.extend(_duplicates(value_node, file))
+    elif isinstance(node, SequenceNode):
+        for item in node.value:
+            found.extend(_duplicates(item, file))
+    return found
+
+
+def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
+    """Load one YAML file. Syntax errors and duplicate keys come back as Problems."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        return None, [Problem(display, 1, 1, f"cannot read: {exc.strerror or exc}")]
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = True
+    try:
+        problems = _duplicates(yaml.compose(text), display)
+        data = yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        reason = exc.problem or exc.context or "invalid YAML"
+        return None, [Problem(display, line, col, f"invalid YAML: {reason}", "PARSE003")]
+    lines: Positions = {(): (1, 1)}
+    values: Positions = {}
+    return YamlDoc(display, _plain(data, (), lines, values), lines, values), problems
+
+
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    """The BaseModel inside an annotation (through Optional, list, dict values)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    origin = get_origin(annotation)
+    args = get_args(annotation)
+    if origin in (Union, types.UnionType, typing.Annotated):
+        for arg in args:
+            found = _model_of(arg)
+            if found is not None:
+                return found
+    return None
+
+
+def _fields_at(model: type[BaseModel], loc: Loc) -> list[str]:
+    """Field names (by alias when set) accepted at `loc` inside `model`."""
+    current: Any = model
+    for part in loc:
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            field = current.model_fields.get(str(part))
+            if field is None:
+                field = next((f for f in current.model_fields.values() if f.alias == part), None)
+            if field is None:
+                return []
+            current = field.annotation
+            continue
+        inner = _model_of(current)
+        origin = get_origin(current)
+        if origin in (dict, list) and get_args(current):
+            current = get_args(current)[-1]
+        elif inner is not None:
+            current = inner
+            if isinstance(part, str) and part in inner.model_fields:
+                current = inner.model_fields[part].annotation
+        else:
+            return []
+    model_cls = _model_of(current)
+    if model_cls is None:
+        return []
+    return [f.alias or name for name, f in model_cls.model_fields.items()]
+
+
+def _describe(model: type[BaseModel], error: Any) -> str:
+    loc: Loc = tuple(error["loc"])
+    dotted = ".".join(str(p) for p in loc) or "(document)"
+    if error["type"] == "extra_forbidden":
+        key = str(loc[-1])
+        allowed = _fields_at(model, loc[:-1])
+        hint = difflib.get_close_matches(key, allowed, n=1)
+        suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
+        known = f" (known keys: {', '.join(sorted(allowed))})" if allowed and not hint else ""
+        return f"unknown key '{key}' at {dotted}{suggestion}{known}"
+    if error["type"] == "missing":
+        return f"{dotted}: required key is missing"
+    value = error.get("input")
+    shown = f" (got {value!r})" if not isinstance(value, dict | list) else ""
+    return f"{dotted}: {error['msg']}{shown}"
+
+
+def validate_doc(doc: YamlDoc, model: type[M]) -> tuple[M | None, list[Problem]]:
+    """Validate a YamlDoc against a model; every error becomes a located Problem."""
+    data = doc.data if doc.data is not None else {}
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        problems = [
+            doc.problem(
+                tuple(err["loc"]),
+                _describe(model, err),
+                value=err["type"] not in ("extra_forbidden", "missing"),
+            )
+            for err in exc.errors()
+        ]
+        return None, problems

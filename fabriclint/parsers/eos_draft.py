@@ -1,0 +1,94 @@
+"""Working state of the EOS parser: what one pass over the running-config collects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from fabriclint.models.common import Source
+from fabriclint.models.state import Definition, QueueConfig, Reference, Trust, Unparsed
+
+T = TypeVar("T")
+
+At = tuple[T, Source]
+"""A value and the line it was written on."""
+
+
+@dataclass(slots=True)
+class Scope:
+    """QoS (and port) settings written in one place: a `qos profile` or an `interface` block."""
+
+    kind: str
+    """'profile' or 'interface'."""
+    name: str
+    source: Source
+    """The block's first line."""
+    trust: At[Trust] | None = None
+    queues: dict[int, QueueConfig] = field(default_factory=dict)
+    pfc_on: At[bool] | None = None
+    pfc_prio: dict[int, At[bool]] = field(default_factory=dict)
+    """Priority -> no-drop (True) or drop (False)."""
+    wd_on: At[bool] | None = None
+    wd_detect: At[float] | None = None
+    wd_restore: At[float] | None = None
+    wd_action: At[str] | None = None
+    policy: At[str] | None = None
+    """`service-policy type qos input NAME`."""
+    profile: At[str] | None = None
+    """`service-profile NAME` (interfaces only)."""
+    mtu: At[int] | None = None
+    l2_mtu: At[int] | None = None
+    shutdown: At[bool] | None = None
+    routed: At[bool] | None = None
+    speed: At[int] | None = None
+    channel_group: int | None = None
+
+
+# Fields merged "last layer wins" when a profile and an interface both set them.
+SCALAR_FIELDS = (
+    "trust",
+    "pfc_on",
+    "wd_on",
+    "wd_detect",
+    "wd_restore",
+    "wd_action",
+    "policy",
+    "profile",
+)
+
+
+@dataclass(slots=True)
+class Draft:
+    """Everything collected from one device's outputs before the DeviceState is built."""
+
+    file: str
+    dscp: dict[int, list[At[int]]] = field(default_factory=dict)
+    cos: dict[int, list[At[int]]] = field(default_factory=dict)
+    tc_queue: dict[int, list[At[int]]] = field(default_factory=dict)
+    pfc_all_off: Source | None = None
+    wd_detect: At[float] | None = None
+    wd_restore: At[float] | None = None
+    wd_action: At[str] | None = None
+    profiles: dict[str, Scope] = field(default_factory=dict)
+    interfaces: dict[str, Scope] = field(default_factory=dict)
+    definitions: list[Definition] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    unparsed: list[Unparsed] = field(default_factory=list)
+    os_version: str | None = None
+    facts: dict[str, str] = field(default_factory=dict)
+
+    def at(self, line: int) -> Source:
+        """The source of `line` in the running-config."""
+        return Source(file=self.file, line=line)
+
+    def skip(self, text: str, reason: str, line: int) -> None:
+        """Report a QoS-relevant line that is not modeled (PARSE001)."""
+        self.unparsed.append(Unparsed(text=text, reason=reason, source=self.at(line)))
+
+    def define(self, kind: str, name: str, line: int) -> None:
+        """Record a named object the configuration defines."""
+        self.definitions.append(Definition(kind=kind, name=name, source=self.at(line)))
+
+    def refer(self, kind: str, name: str, by: str, line: int) -> None:
+        """Record a use of a named object."""
+        self.references.append(Reference(kind=kind, name=name, by=by, source=self.at(line)))

@@ -1,0 +1,39 @@
+"""Shared fixtures: a small valid fabric directory written into tmp_path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+INVENTORY = """\
+name: tiny
+devices:
+  leaf01: {platform: eos, role: leaf, host: 192.0.2.1}
+  gpu01: {platform: mlnx-host, role: gpu, host: 192.0.2.11}
+links:
+  - {a: "leaf01:Ethernet1", b: "gpu01:ens1np0"}
+"""
+
+INTENT = """\
+profiles:
+  roce:
+    trust: dscp
+    roce: {dscp: [26], priority: 3}
+    cnp: {dscp: 48, priority: 6}
+    pfc: {priorities: [3], watchdog: {enabled: true}}
+    mtu: {switch_port: 9214, host: 9000, roce: 4096}
+roles:
+  leaf: {profile: roce}
+  gpu: {profile: roce}
+"""
+
+
+@pytest.fixture
+def fabric_dir(tmp_path: Path) -> Path:
+    """A valid fabric directory with inventory and intent (no policy: the default pack applies)."""
+    root = tmp_path / "fabric"
+    root.mkdir()
+    (root / "inventory.yaml").write_text(INVENTORY)
+    (root / "intent.yaml").write_text(INTENT)
+    return root
