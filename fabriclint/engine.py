@@ -19,7 +19,13 @@ from fabriclint.rules.base import Context, Rule
 from fabriclint.rules.registry import ALL_RULES, BY_CODE
 from fabriclint.selection import Selection
 from fabriclint.site_rules import applies, check_site_rule
-from fabriclint.snapshot import Snapshot, SnapshotError, load_configs, load_snapshot, newest_snapshot
+from fabriclint.snapshot import (
+    Snapshot,
+    SnapshotError,
+    load_configs,
+    load_snapshot,
+    newest_snapshot,
+)
 
 
 class ExitCode(IntEnum):
@@ -71,7 +77,9 @@ def find_snapshot(fabric: Fabric, opts: CheckOptions) -> Snapshot:
         return load_snapshot(path, base=Path.cwd())
     newest = newest_snapshot(fabric.root / "snapshots")
     if newest is None:
-        raise SnapshotError(f"{fabric.root / 'snapshots'}: no snapshot found; pass --snapshot or --configs")
+        raise SnapshotError(
+            f"{fabric.root / 'snapshots'}: no snapshot found; pass --snapshot or --configs"
+        )
     return load_snapshot(newest, base=Path.cwd())
 
 
@@ -135,7 +143,9 @@ def _run_rules(ctx: Context, fabric: Fabric, selection: Selection) -> list[Findi
     for rule_cls in ALL_RULES:
         if not selection.selected(rule_cls.code):
             continue
-        options = rule_cls.options_model.model_validate(fabric.policy.options.get(rule_cls.code, {}))
+        options = rule_cls.options_model.model_validate(
+            fabric.policy.options.get(rule_cls.code, {})
+        )
         rule: Rule[Any] = rule_cls(options, selection.severity(rule_cls.code, rule_cls.severity))
         findings.extend(rule.check(ctx))
     for site in fabric.policy.site_rules:
@@ -204,7 +214,11 @@ def exit_code_for(report: Report, fail_on: Severity) -> ExitCode:
     if not report.summary.complete:
         return ExitCode.INCOMPLETE
     threshold = SEVERITY_RANK[fail_on]
-    failing = [f for f in report.findings if f.suppressed is None and SEVERITY_RANK[f.severity] >= threshold]
+    failing = [
+        f
+        for f in report.findings
+        if f.suppressed is None and SEVERITY_RANK[f.severity] >= threshold
+    ]
     return ExitCode.FINDINGS if failing else ExitCode.OK
 
 
@@ -214,7 +228,10 @@ def run_check(opts: CheckOptions) -> CheckResult:
     snap = find_snapshot(fabric, opts)
     ctx = parse_snapshot(fabric, snap, opts)
     selection = Selection(
-        fabric.policy, cli_select=opts.select, cli_ignore=opts.ignore, cli_extend_select=opts.extend_select
+        fabric.policy,
+        cli_select=opts.select,
+        cli_ignore=opts.ignore,
+        cli_extend_select=opts.extend_select,
     )
     findings = [f for f in _run_rules(ctx, fabric, selection) if _keep(f, ctx, fabric, selection)]
     report = build_report(fabric, snap, ctx, findings)

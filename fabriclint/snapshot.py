@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
@@ -158,7 +159,7 @@ def load_snapshot(root: Path, base: Path | None = None) -> Snapshot:
     return Snapshot(path=_display(root, base), devices=devices)
 
 
-def load_configs(root: Path, platforms: dict[str, str], base: Path | None = None) -> Snapshot:
+def load_configs(root: Path, platforms: Mapping[str, str], base: Path | None = None) -> Snapshot:
     """Read a flat folder of rendered configs named after devices (leaf01.cfg, leaf01.conf, ...).
 
     `platforms` maps inventory device names to platform keys; files for unknown devices are kept

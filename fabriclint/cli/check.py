@@ -27,19 +27,30 @@ class FailOn(StrEnum):
 
 
 def check(
-    fabric: Path = typer.Argument(..., help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml)."),
+    fabric: Path = typer.Argument(
+        ..., help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml)."
+    ),
     snapshot: str | None = typer.Option(
-        None, "--snapshot", "-s", help="Snapshot name under FABRIC/snapshots/ or a path (default: newest)."
+        None,
+        "--snapshot",
+        "-s",
+        help="Snapshot name under FABRIC/snapshots/ or a path (default: newest).",
     ),
     configs: Path | None = typer.Option(
         None, "--configs", help="Flat folder of rendered configs named after devices (leaf01.cfg)."
     ),
     fmt: Format = typer.Option(Format.TEXT, "--format", "-f", help="Output format."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write the report to this file."),
-    select: list[str] | None = typer.Option(None, "--select", help="Only these rule codes/prefixes."),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the report to this file."
+    ),
+    select: list[str] | None = typer.Option(
+        None, "--select", help="Only these rule codes/prefixes."
+    ),
     extend_select: list[str] | None = typer.Option(None, "--extend-select", help="Add rule codes."),
     ignore: list[str] | None = typer.Option(None, "--ignore", help="Skip rule codes/prefixes."),
-    fail_on: FailOn | None = typer.Option(None, "--fail-on", help="Lowest severity that fails (default error)."),
+    fail_on: FailOn | None = typer.Option(
+        None, "--fail-on", help="Lowest severity that fails (default error)."
+    ),
     color: bool | None = typer.Option(None, "--color/--no-color", help="Force color on or off."),
 ) -> None:
     """Check a fabric: exit 0 clean, 1 findings, 2 input error, 3 incomplete."""
@@ -57,7 +68,7 @@ def check(
         select=split_codes(select) or None,
         extend_select=split_codes(extend_select),
         ignore=split_codes(ignore),
-        fail_on=fail_on.value if fail_on else None,  # type: ignore[arg-type]
+        fail_on=fail_on.value if fail_on else None,
     )
     try:
         result = run_check(opts)

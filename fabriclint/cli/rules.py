@@ -9,7 +9,9 @@ import typer
 
 from fabriclint.cli.errors import fail
 
-app = typer.Typer(help="List rules, or explain one.", invoke_without_command=True, no_args_is_help=False)
+app = typer.Typer(
+    help="List rules, or explain one.", invoke_without_command=True, no_args_is_help=False
+)
 
 
 @app.callback()

@@ -6,12 +6,16 @@ from pathlib import Path
 
 import typer
 
-app = typer.Typer(help="JSON Schemas for inventory, intent, policy and DeviceState.", no_args_is_help=True)
+app = typer.Typer(
+    help="JSON Schemas for inventory, intent, policy and DeviceState.", no_args_is_help=True
+)
 
 
 @app.command("export")
 def export(
-    out: Path = typer.Option(Path("schemas"), "--out", "-o", help="Folder to write the schemas into."),
+    out: Path = typer.Option(
+        Path("schemas"), "--out", "-o", help="Folder to write the schemas into."
+    ),
 ) -> None:
     """Write inventory.json, intent.json, policy.json and device-state.json."""
     from fabriclint.schemas import export as write_all

@@ -10,7 +10,9 @@ from fabriclint.cli.errors import fail
 
 
 def validate(
-    fabric: Path = typer.Argument(..., help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml)."),
+    fabric: Path = typer.Argument(
+        ..., help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml)."
+    ),
 ) -> None:
     """Validate inventory, intent and policy: each problem as file:line:col: message; exit 2 if any."""
     from fabriclint.engine import option_models
@@ -24,6 +26,8 @@ def validate(
     inv = loaded.inventory
     if loaded.intent is not None:
         for role in roles_without_profile(loaded.intent, inv):
-            typer.echo(f"warning: role '{role}' has no profile in intent.yaml; its devices are not compared to intent")
+            typer.echo(
+                f"warning: role '{role}' has no profile in intent.yaml; its devices are not compared to intent"
+            )
     profiles = len(loaded.intent.profiles) if loaded.intent else 0
     typer.echo(f"ok: {len(inv.devices)} devices, {len(inv.links)} links, {profiles} profile(s)")

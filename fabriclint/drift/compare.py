@@ -52,38 +52,66 @@ def _attr(obj: Any, dotted: str) -> Any:
     return obj
 
 
-def actual_value(
-    state: DeviceState, port: str, key: str, roce_dscp: int | None
-) -> tuple[Any, Source | None]:
-    """The device's value for a rendered key, and where it comes from."""
+Value = tuple[Any, Source | None]
+
+
+def _plain_value(value: Any) -> Any:
+    return value.value if hasattr(value, "value") else value
+
+
+def _mtu(state: DeviceState, port: str, _qos: QosConfig, _key: str, _dscp: int | None) -> Value:
     iface = state.interfaces.get(port)
-    qos = effective_qos(state, port)
-    head, _, rest = key.partition(".")
-    if key == "mtu":
-        return (iface.mtu, iface.src("mtu")) if iface else (None, None)
-    if key == "qos.pfc.priorities":
+    return (iface.mtu, iface.src("mtu")) if iface else (None, None)
+
+
+def _qos_value(_s: DeviceState, _p: str, qos: QosConfig, rest: str, _dscp: int | None) -> Value:
+    if rest == "pfc.priorities":
         return (lossless_priorities(qos) if qos.pfc else None), qos.src("pfc.priorities", "pfc")
-    if head == "qos":
-        value = _attr(qos, rest)
-        return (value.value if hasattr(value, "value") else value), qos.src(rest.split(".")[0])
-    if head == "dscp":
-        dscp = int(rest.split(".")[0])
-        res = resolve_qos(qos, dscp)
-        return res.priority, (res.sources[0] if res.sources else qos.src(f"dscp_to_tc.{dscp}"))
-    if head == "roce_queue":
-        queue = _roce_queue(qos, roce_dscp)
-        value = _attr(queue, rest)
-        ecn = queue.ecn if queue else None
-        return value, (ecn.src() if ecn else queue.src() if queue else None)
-    if head == "priority_queue":
-        prio, _, attr = rest.partition(".")
-        queue = _queue_for_priority(qos, int(prio))
-        value = _attr(queue, attr)
-        return (value.value if hasattr(value, "value") else value), (queue.src(attr) if queue else None)
-    if head == "rdma":
-        rdma = state.rdma.get(port)
-        return (_attr(rdma, rest), rdma.src(rest)) if rdma else (None, None)
-    return None, None
+    return _plain_value(_attr(qos, rest)), qos.src(rest.split(".", maxsplit=1)[0])
+
+
+def _dscp_value(_s: DeviceState, _p: str, qos: QosConfig, rest: str, _dscp: int | None) -> Value:
+    dscp = int(rest.split(".", maxsplit=1)[0])
+    res = resolve_qos(qos, dscp)
+    return res.priority, (res.sources[0] if res.sources else qos.src(f"dscp_to_tc.{dscp}"))
+
+
+def _roce_queue_value(
+    _s: DeviceState, _p: str, qos: QosConfig, rest: str, dscp: int | None
+) -> Value:
+    queue = _roce_queue(qos, dscp)
+    ecn = queue.ecn if queue else None
+    return _attr(queue, rest), (ecn.src() if ecn else queue.src() if queue else None)
+
+
+def _prio_queue_value(_s: DeviceState, _p: str, qos: QosConfig, rest: str, _d: int | None) -> Value:
+    prio, _, attr = rest.partition(".")
+    queue = _queue_for_priority(qos, int(prio))
+    return _plain_value(_attr(queue, attr)), (queue.src(attr) if queue else None)
+
+
+def _rdma_value(state: DeviceState, port: str, _q: QosConfig, rest: str, _d: int | None) -> Value:
+    rdma = state.rdma.get(port)
+    return (_attr(rdma, rest), rdma.src(rest)) if rdma else (None, None)
+
+
+_EXTRACTORS = {
+    "mtu": _mtu,
+    "qos": _qos_value,
+    "dscp": _dscp_value,
+    "roce_queue": _roce_queue_value,
+    "priority_queue": _prio_queue_value,
+    "rdma": _rdma_value,
+}
+
+
+def actual_value(state: DeviceState, port: str, key: str, roce_dscp: int | None) -> Value:
+    """The device's value for a rendered key (see intent/render.py), and where it comes from."""
+    head, _, rest = key.partition(".")
+    extractor = _EXTRACTORS.get(head)
+    if extractor is None:
+        return None, None
+    return extractor(state, port, effective_qos(state, port), rest, roce_dscp)
 
 
 def _explain(expected: Any, actual: Any) -> str:

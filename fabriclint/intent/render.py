@@ -46,20 +46,40 @@ def _switch_port(profile: Profile) -> dict[str, Expected]:
         wd = profile.pfc.watchdog
         out["qos.pfc.watchdog.enabled"] = Expected(wd.enabled, label="PFC watchdog")
         if wd.detection_ms is not None:
-            out["qos.pfc.watchdog.detection_ms"] = Expected(wd.detection_ms, label="watchdog detection (ms)")
+            out["qos.pfc.watchdog.detection_ms"] = Expected(
+                wd.detection_ms, label="watchdog detection (ms)"
+            )
         if wd.restoration_ms is not None:
-            out["qos.pfc.watchdog.restoration_ms"] = Expected(wd.restoration_ms, label="watchdog restoration (ms)")
+            out["qos.pfc.watchdog.restoration_ms"] = Expected(
+                wd.restoration_ms, label="watchdog restoration (ms)"
+            )
     if profile.ecn and profile.roce:
         ecn = profile.ecn
-        tol = {"tolerance_pct": ecn.tolerance_pct, "tolerance_bytes": ecn.tolerance_bytes}
-        out["roce_queue.ecn.min_bytes"] = Expected(ecn.min_bytes, label="ECN minimum threshold", **tol)
-        out["roce_queue.ecn.max_bytes"] = Expected(ecn.max_bytes, label="ECN maximum threshold", **tol)
+        pct, abs_bytes = ecn.tolerance_pct, ecn.tolerance_bytes
+        out["roce_queue.ecn.min_bytes"] = Expected(
+            ecn.min_bytes,
+            label="ECN minimum threshold",
+            tolerance_pct=pct,
+            tolerance_bytes=abs_bytes,
+        )
+        out["roce_queue.ecn.max_bytes"] = Expected(
+            ecn.max_bytes,
+            label="ECN maximum threshold",
+            tolerance_pct=pct,
+            tolerance_bytes=abs_bytes,
+        )
         if ecn.probability_pct is not None:
-            out["roce_queue.ecn.probability_pct"] = Expected(ecn.probability_pct, label="ECN mark probability")
+            out["roce_queue.ecn.probability_pct"] = Expected(
+                ecn.probability_pct, label="ECN mark probability"
+            )
     for prio, queue in (profile.scheduler or {}).items():
-        out[f"priority_queue.{prio}.scheduler"] = Expected(queue.mode, label=f"scheduler of priority {prio}")
+        out[f"priority_queue.{prio}.scheduler"] = Expected(
+            queue.mode, label=f"scheduler of priority {prio}"
+        )
         if queue.weight is not None:
-            out[f"priority_queue.{prio}.weight"] = Expected(queue.weight, label=f"weight of priority {prio}")
+            out[f"priority_queue.{prio}.weight"] = Expected(
+                queue.weight, label=f"weight of priority {prio}"
+            )
     return out
 
 
@@ -71,7 +91,9 @@ def _common_port(profile: Profile) -> dict[str, Expected]:
         out["qos.pfc.priorities"] = Expected(sorted(profile.pfc.priorities), label="PFC priorities")
     if profile.roce:
         for dscp in profile.roce.dscp:
-            out[f"dscp.{dscp}.priority"] = Expected(profile.roce.priority, label=f"priority of RoCE DSCP {dscp}")
+            out[f"dscp.{dscp}.priority"] = Expected(
+                profile.roce.priority, label=f"priority of RoCE DSCP {dscp}"
+            )
     if profile.cnp:
         out[f"dscp.{profile.cnp.dscp}.priority"] = Expected(
             profile.cnp.priority, label=f"priority of CNP DSCP {profile.cnp.dscp}"

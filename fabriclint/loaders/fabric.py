@@ -71,10 +71,14 @@ def _check_inventory(inv: Inventory, doc: YamlDoc) -> list[Problem]:
             loc = ("links", index, side)
             if device not in inv.devices:
                 hint = _suggest(device, list(inv.devices))
-                problems.append(doc.problem(loc, f"link end '{device}:{port}' names an unknown device{hint}"))
+                problems.append(
+                    doc.problem(loc, f"link end '{device}:{port}' names an unknown device{hint}")
+                )
             elif (device, port) in seen:
                 first = seen[(device, port)]
-                problems.append(doc.problem(loc, f"port {device}:{port} is cabled twice (also in link {first})"))
+                problems.append(
+                    doc.problem(loc, f"port {device}:{port} is cabled twice (also in link {first})")
+                )
             seen.setdefault((device, port), index)
     return problems
 
@@ -86,12 +90,12 @@ def _check_intent(intent: Intent, inv: Inventory, doc: YamlDoc) -> list[Problem]
         if choice.profile not in intent.profiles:
             msg = f"role '{role}' uses undefined profile '{choice.profile}'{_suggest(choice.profile, profiles)}"
             problems.append(doc.problem(("roles", role, "profile"), msg))
-    for device, choice in intent.devices.items():
+    for device, chosen in intent.devices.items():
         if device not in inv.devices:
             msg = f"intent for unknown device '{device}'{_suggest(device, list(inv.devices))}"
             problems.append(doc.problem(("devices", device), msg))
-        if choice.profile and choice.profile not in intent.profiles:
-            msg = f"device '{device}' uses undefined profile '{choice.profile}'{_suggest(choice.profile, profiles)}"
+        if chosen.profile and chosen.profile not in intent.profiles:
+            msg = f"device '{device}' uses undefined profile '{chosen.profile}'{_suggest(chosen.profile, profiles)}"
             problems.append(doc.problem(("devices", device, "profile"), msg))
     roles = {d.role for d in inv.devices.values()}
     for role in intent.roles:
@@ -125,7 +129,9 @@ def _merge_policy(base: Policy, over: Policy) -> Policy:
     return merged
 
 
-def resolve_policy(policy: Policy, doc: YamlDoc | None, depth: int = 0) -> tuple[Policy, list[Problem]]:
+def resolve_policy(
+    policy: Policy, doc: YamlDoc | None, depth: int = 0
+) -> tuple[Policy, list[Problem]]:
     """Apply `extends` (built-in packs, recursively) under `policy`."""
     problems: list[Problem] = []
     result = Policy()
@@ -147,7 +153,9 @@ def resolve_policy(policy: Policy, doc: YamlDoc | None, depth: int = 0) -> tuple
     return _merge_policy(result, policy), problems
 
 
-def _check_policy(policy: Policy, doc: YamlDoc | None, known: dict[str, type[BaseModel]]) -> list[Problem]:
+def _check_policy(
+    policy: Policy, doc: YamlDoc | None, known: dict[str, type[BaseModel]]
+) -> list[Problem]:
     if doc is None:
         return []
     problems: list[Problem] = []
@@ -156,7 +164,9 @@ def _check_policy(policy: Policy, doc: YamlDoc | None, known: dict[str, type[Bas
     def check_codes(loc: tuple[str | int, ...], values: list[str]) -> None:
         for index, code in enumerate(values):
             if code != "ALL" and not any(c.startswith(code) for c in codes):
-                problems.append(doc.problem((*loc, index), f"unknown rule code '{code}'{_suggest(code, codes)}"))
+                problems.append(
+                    doc.problem((*loc, index), f"unknown rule code '{code}'{_suggest(code, codes)}")
+                )
 
     check_codes(("select",), policy.select or [])
     check_codes(("extend_select",), policy.extend_select)
@@ -169,23 +179,37 @@ def _check_policy(policy: Policy, doc: YamlDoc | None, known: dict[str, type[Bas
     site_codes = [r.code for r in policy.site_rules]
     for index, rule in enumerate(policy.site_rules):
         if rule.code in known or site_codes.count(rule.code) > 1:
-            problems.append(doc.problem(("site_rules", index, "code"), f"site rule code '{rule.code}' is already used"))
+            problems.append(
+                doc.problem(
+                    ("site_rules", index, "code"), f"site rule code '{rule.code}' is already used"
+                )
+            )
     return problems
 
 
 def _check_options(
-    doc: YamlDoc, code: str, opts: dict[str, Any], known: dict[str, type[BaseModel]], codes: list[str]
+    doc: YamlDoc,
+    code: str,
+    opts: dict[str, Any],
+    known: dict[str, type[BaseModel]],
+    codes: list[str],
 ) -> list[Problem]:
     model = known.get(code)
     if model is None:
-        return [doc.problem(("options", code), f"options for unknown rule '{code}'{_suggest(code, codes)}")]
+        return [
+            doc.problem(
+                ("options", code), f"options for unknown rule '{code}'{_suggest(code, codes)}"
+            )
+        ]
     try:
         model.model_validate(opts)
     except ValidationError as exc:
         problems = []
         for err in exc.errors():
             loc = ("options", code, *err["loc"])
-            problems.append(doc.problem(loc, f"options.{code}.{'.'.join(map(str, err['loc']))}: {err['msg']}"))
+            problems.append(
+                doc.problem(loc, f"options.{code}.{'.'.join(map(str, err['loc']))}: {err['msg']}")
+            )
         return problems
     return []
 
@@ -216,5 +240,9 @@ def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric
     problems += more
     if problems or inventory is None:
         raise FabricError(sorted(set(problems), key=lambda p: (p.file, p.line, p.col)))
-    docs = {name: d for name, d in (("inventory", inv_doc), ("intent", intent_doc), ("policy", policy_doc)) if d}
+    docs = {
+        name: d
+        for name, d in (("inventory", inv_doc), ("intent", intent_doc), ("policy", policy_doc))
+        if d
+    }
     return Fabric(root=root, inventory=inventory, intent=intent, policy=resolved, docs=docs)

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class Source(BaseModel):
     """Where a value came from: a file (relative to the fabric or snapshot) and a 1-based line."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     file: str
     """Path of the file, as the user would type it."""
@@ -22,7 +22,7 @@ class Source(BaseModel):
 class Located(BaseModel):
     """A model whose fields remember their source lines in `sources` (key = field or field.key)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     sources: dict[str, Source] = Field(default_factory=dict)
     """Source of each field, keyed by field name or `field.key` ('' = the object itself)."""

@@ -16,7 +16,7 @@ SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
 class Finding(BaseModel):
     """One violation."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     rule: str
     """Rule code (PFC002)."""
@@ -52,7 +52,7 @@ class Finding(BaseModel):
 class DeviceSummary(BaseModel):
     """A device's line in the report."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     name: str
     platform: str | None
@@ -64,7 +64,7 @@ class DeviceSummary(BaseModel):
 class Summary(BaseModel):
     """Counts."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     devices: int
     complete: bool
@@ -75,7 +75,7 @@ class Summary(BaseModel):
 class Report(BaseModel):
     """The JSON report of DESIGN.md; other formats are views of it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     fabriclint: str
     fabric: str

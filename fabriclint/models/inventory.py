@@ -14,7 +14,7 @@ PlatformKey = Literal["eos", "nxos", "junos", "sonic", "cumulus", "mlnx-host", "
 class Strict(BaseModel):
     """Base for user-written models: unknown keys are errors."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class Credentials(Strict):

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class RawOutput(BaseModel):
     """The text of one command's output (or one file) and where it is stored."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     text: str
     """The raw text."""
@@ -19,7 +19,7 @@ class RawOutput(BaseModel):
 class RawDevice(BaseModel):
     """All raw outputs collected for one device."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     name: str
     """Device name."""

@@ -35,7 +35,7 @@ _MERGED_FIELDS = (
 class Resolution(BaseModel):
     """What happens to packets with one DSCP arriving on (and leaving by) one port."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     dscp: int
     trust: Trust | None

@@ -111,7 +111,7 @@ class BufferConfig(Located):
 class MapConflict(BaseModel):
     """One key assigned twice in the same map (QOS002)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     map: str
     """Which map (dscp_to_tc, ...)."""
@@ -217,7 +217,7 @@ class RdmaPort(Located):
 class Definition(BaseModel):
     """A named object a configuration defines (map, profile, policy, class, scheduler)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     kind: str
     """Kind of object (qos-profile, policy-map, class-map, ...)."""
@@ -230,7 +230,7 @@ class Definition(BaseModel):
 class Reference(BaseModel):
     """A use of a named object."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     kind: str
     """Kind of object referenced."""
@@ -245,7 +245,7 @@ class Reference(BaseModel):
 class Unparsed(BaseModel):
     """A QoS-relevant line the parser saw but could not model (PARSE001)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     text: str
     """The line as written."""
@@ -258,7 +258,7 @@ class Unparsed(BaseModel):
 class InputProblem(BaseModel):
     """A problem with an input file: duplicate key (PARSE002) or unparseable input (PARSE003)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     kind: Literal["duplicate-key", "unparseable"]
     """What went wrong."""

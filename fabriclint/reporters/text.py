@@ -41,15 +41,21 @@ def _summary(report: Report) -> Text:
 def render(report: Report, color: bool = False) -> str:
     """Render the report for a terminal (color) or a log (plain)."""
     buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=color, no_color=not color, width=120, soft_wrap=True)
+    console = Console(
+        file=buffer, force_terminal=color, no_color=not color, width=120, soft_wrap=True
+    )
     for device, items in groupby(report.findings, key=lambda f: f.device or "(fabric)"):
         console.print(Text(device, style="bold underline"))
         for finding in items:
             console.print(_line(finding))
-    problems = [d for d in report.devices if d.status != "ok" and not d.status.startswith("not checked")]
+    problems = [
+        d for d in report.devices if d.status != "ok" and not d.status.startswith("not checked")
+    ]
     for dev in problems:
         console.print(Text(f"not checked: {dev.name}: {dev.status}", style="bold red"))
     for code, devices in report.coverage.items():
-        console.print(Text(f"coverage: {code} skipped on {', '.join(devices)} (no data)", style="dim"))
+        console.print(
+            Text(f"coverage: {code} skipped on {', '.join(devices)} (no data)", style="dim")
+        )
     console.print(_summary(report))
     return buffer.getvalue()

@@ -48,9 +48,12 @@ class _ProblemRule(Rule[NoOptions]):
                 if problem.kind != self.kind:
                     continue
                 where = problem.source.file if problem.source else "input"
-                line = problem.source.line if problem.source and problem.source.line else 0
                 yield self.finding(
-                    state.name, f"file {where}", f"inputs.{where}.{problem.message}", problem.message, source=problem.source
+                    state.name,
+                    f"file {where}",
+                    f"inputs.{where}.{problem.message}",
+                    problem.message,
+                    source=problem.source,
                 )
 
 
@@ -110,19 +113,36 @@ class SettingDrift(Rule[NoOptions]):
             for drift in compare(state, render(profile, state, ports), roce_dscp):
                 if drift.missing != self.missing:
                     continue
-                yield self._finding(state.name, drift.obj, drift.path, drift.label, drift.expected,
-                                    drift.actual, drift.source, drift.explanation)
+                yield self._finding(
+                    state.name,
+                    drift.obj,
+                    drift.path,
+                    drift.label,
+                    drift.expected,
+                    drift.actual,
+                    drift.source,
+                    drift.explanation,
+                )
 
     def _finding(
-        self, device: str, obj: str, path: str, label: str, expected: Any, actual: Any,
-        source: Source | None, explanation: str,
+        self,
+        device: str,
+        obj: str,
+        path: str,
+        label: str,
+        expected: Any,
+        actual: Any,
+        source: Source | None,
+        explanation: str,
     ) -> Finding:
         if self.missing:
             message = f"{label} is not configured on {obj} (intent: {expected})"
         else:
             how = f" ({explanation})" if explanation else ""
             message = f"{label} on {obj} is {actual}, intent says {expected}{how}"
-        return self.finding(device, obj, path, message, expected=expected, actual=actual, source=source)
+        return self.finding(
+            device, obj, path, message, expected=expected, actual=actual, source=source
+        )
 
 
 class SettingMissing(SettingDrift):
@@ -175,7 +195,10 @@ class DeviceUnexpected(Rule[NoOptions]):
     def check(self, ctx: Context) -> Iterator[Finding]:
         for device, platform in sorted(ctx.unexpected.items()):
             yield self.finding(
-                device, "device", "device", f"{device} ({platform}) is in the snapshot but not in the inventory"
+                device,
+                "device",
+                "device",
+                f"{device} ({platform}) is in the snapshot but not in the inventory",
             )
 
 
@@ -195,11 +218,13 @@ class IntentInvalid(Rule[NoOptions]):
     summary = "Intent or inventory inconsistent with the fabric"
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        for (device, port) in sorted({end for link in ctx.links() for end in link}):
+        for device, port in sorted({end for link in ctx.links() for end in link}):
             state = ctx.states[device]
             if port not in state.interfaces:
                 yield self.finding(
-                    device, f"interface {port}", f"interfaces.{port}",
+                    device,
+                    f"interface {port}",
+                    f"interfaces.{port}",
                     f"the cabling plan names {device}:{port}, but {device} has no port {port}",
                 )
         if ctx.intent is None:
@@ -207,7 +232,9 @@ class IntentInvalid(Rule[NoOptions]):
         for device, state in sorted(ctx.states.items()):
             if state.role is not None and ctx.profile(device) is None:
                 yield self.finding(
-                    device, "device", "role",
+                    device,
+                    "device",
+                    "role",
                     f"role '{state.role}' of {device} has no profile in intent.yaml, so nothing is compared to intent",
                 )
 

@@ -28,19 +28,66 @@ def test_valid_fabric_passes(fabric_dir: Path) -> None:
 @pytest.mark.parametrize(
     ("file", "old", "new", "expected"),
     [
-        ("inventory.yaml", "platform: eos", "platfrom: eos", "inventory.yaml:3:12: unknown key 'platfrom' at devices.leaf01.platfrom; did you mean 'platform'?"),
-        ("inventory.yaml", "platform: eos", "platform: ios", "inventory.yaml:3:22: devices.leaf01.platform: Input should be"),
-        ("inventory.yaml", '"gpu01:ens1np0"', '"gpu09:ens1np0"', "inventory.yaml:6:29: link end 'gpu09:ens1np0' names an unknown device; did you mean 'gpu01'?"),
-        ("intent.yaml", "dscp: [26]", "dscp: [64]", "intent.yaml:4:19: profiles.roce.roce.dscp.0: Input should be less than or equal to 63 (got 64)"),
-        ("intent.yaml", "priority: 3}", "priority: 9}", "intent.yaml:4:34: profiles.roce.roce.priority: Input should be less than or equal to 7 (got 9)"),
-        ("intent.yaml", "host: 9000", "host: 100", "intent.yaml:7:36: profiles.roce.mtu.host: Input should be greater than or equal to 576 (got 100)"),
-        ("intent.yaml", "leaf: {profile: roce}", "leaf: {profile: rcoe}", "intent.yaml:9:10: role 'leaf' uses undefined profile 'rcoe'; did you mean 'roce'?"),
-        ("intent.yaml", "gpu: {profile: roce}", "gpus: {profile: roce}", "intent.yaml:10:3: role 'gpus' is used by no device in the inventory; did you mean 'gpu'?"),
-        ("intent.yaml", "trust: dscp", "trust: dscp\n    trust: pcp", "intent.yaml:4:5: duplicate key 'trust' (first at line 3)"),
+        (
+            "inventory.yaml",
+            "platform: eos",
+            "platfrom: eos",
+            "inventory.yaml:3:12: unknown key 'platfrom' at devices.leaf01.platfrom; did you mean 'platform'?",
+        ),
+        (
+            "inventory.yaml",
+            "platform: eos",
+            "platform: ios",
+            "inventory.yaml:3:22: devices.leaf01.platform: Input should be",
+        ),
+        (
+            "inventory.yaml",
+            '"gpu01:ens1np0"',
+            '"gpu09:ens1np0"',
+            "inventory.yaml:6:29: link end 'gpu09:ens1np0' names an unknown device; did you mean 'gpu01'?",
+        ),
+        (
+            "intent.yaml",
+            "dscp: [26]",
+            "dscp: [64]",
+            "intent.yaml:4:19: profiles.roce.roce.dscp.0: Input should be less than or equal to 63 (got 64)",
+        ),
+        (
+            "intent.yaml",
+            "priority: 3}",
+            "priority: 9}",
+            "intent.yaml:4:34: profiles.roce.roce.priority: Input should be less than or equal to 7 (got 9)",
+        ),
+        (
+            "intent.yaml",
+            "host: 9000",
+            "host: 100",
+            "intent.yaml:7:36: profiles.roce.mtu.host: Input should be greater than or equal to 576 (got 100)",
+        ),
+        (
+            "intent.yaml",
+            "leaf: {profile: roce}",
+            "leaf: {profile: rcoe}",
+            "intent.yaml:9:10: role 'leaf' uses undefined profile 'rcoe'; did you mean 'roce'?",
+        ),
+        (
+            "intent.yaml",
+            "gpu: {profile: roce}",
+            "gpus: {profile: roce}",
+            "intent.yaml:10:3: role 'gpus' is used by no device in the inventory; did you mean 'gpu'?",
+        ),
+        (
+            "intent.yaml",
+            "trust: dscp",
+            "trust: dscp\n    trust: pcp",
+            "intent.yaml:4:5: duplicate key 'trust' (first at line 3)",
+        ),
         ("intent.yaml", "roles:", "roles: [", "intent.yaml:"),
     ],
 )
-def test_each_mistake_is_located(fabric_dir: Path, file: str, old: str, new: str, expected: str) -> None:
+def test_each_mistake_is_located(
+    fabric_dir: Path, file: str, old: str, new: str, expected: str
+) -> None:
     path = fabric_dir / file
     text = path.read_text()
     assert old in text
@@ -52,9 +99,13 @@ def test_each_mistake_is_located(fabric_dir: Path, file: str, old: str, new: str
 
 def test_every_problem_reported_at_once(fabric_dir: Path) -> None:
     inv = fabric_dir / "inventory.yaml"
-    inv.write_text(inv.read_text().replace("platform: eos", "platfrom: eos").replace("port: 22", ""))
+    inv.write_text(
+        inv.read_text().replace("platform: eos", "platfrom: eos").replace("port: 22", "")
+    )
     intent = fabric_dir / "intent.yaml"
-    intent.write_text(intent.read_text().replace("dscp: [26]", "dscp: [99]").replace("priority: 6", "priority: 8"))
+    intent.write_text(
+        intent.read_text().replace("dscp: [26]", "dscp: [99]").replace("priority: 6", "priority: 8")
+    )
     code, out = run_validate(fabric_dir)
     assert code == 2
     assert "4 problem(s) found" in out

@@ -10,12 +10,12 @@ from fabriclint.models.intent import Intent
 from fabriclint.models.inventory import Device, Inventory, Link
 from fabriclint.models.state import (
     DeviceState,
+    EcnConfig,
     Interface,
     PfcConfig,
     PfcWatchdog,
     QosConfig,
     QueueConfig,
-    EcnConfig,
     SchedulerMode,
     Trust,
 )
@@ -34,6 +34,8 @@ class Case:
     links: list[tuple[str, str]] = field(default_factory=list)
     intent: dict[str, Any] | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    missing: dict[str, str] = field(default_factory=dict)
+    unexpected: dict[str, str] = field(default_factory=dict)
 
 
 def run_case(case: Case) -> list[Finding]:
@@ -47,7 +49,13 @@ def run_case(case: Case) -> list[Finding]:
         links=[Link(a=a, b=b) for a, b in case.links],
     )
     intent = Intent.model_validate(case.intent) if case.intent is not None else None
-    ctx = Context(inventory=inventory, intent=intent, states={s.name: s for s in case.states})
+    ctx = Context(
+        inventory=inventory,
+        intent=intent,
+        states={s.name: s for s in case.states},
+        missing=dict(case.missing),
+        unexpected=dict(case.unexpected),
+    )
     rule_cls = BY_CODE[case.rule]
     rule = rule_cls(rule_cls.options_model.model_validate(case.options))
     return list(rule.check(ctx))
@@ -71,7 +79,11 @@ ROCE_INTENT: dict[str, Any] = {
             "mtu": {"switch_port": 9214, "host": 9000, "roce": 4096},
         }
     },
-    "roles": {"leaf": {"profile": "roce"}, "spine": {"profile": "roce"}, "host": {"profile": "roce"}},
+    "roles": {
+        "leaf": {"profile": "roce"},
+        "spine": {"profile": "roce"},
+        "host": {"profile": "roce"},
+    },
 }
 
 
@@ -97,7 +109,9 @@ def roce_qos(pfc_priorities: tuple[int, ...] = (3,), watchdog: bool = True) -> Q
     )
 
 
-def switch(name: str, ports: dict[str, int] | None = None, role: str = "leaf", **qos: Any) -> DeviceState:
+def switch(
+    name: str, ports: dict[str, int] | None = None, role: str = "leaf", **qos: Any
+) -> DeviceState:
     """An EOS switch whose `ports` (name -> MTU) are routed, up, and inherit a correct RoCE QoS."""
     base = roce_qos()
     for key, value in qos.items():

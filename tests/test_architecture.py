@@ -1,0 +1,78 @@
+"""Layering, startup cost and generated-file freshness."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from fabriclint.schemas import build_schemas
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "fabriclint"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_layering() -> None:
+    forbidden = ("fabriclint.collectors", "fabriclint.cli")
+    for layer in ("models", "parsers", "rules", "drift", "intent"):
+        for path in (PKG / layer).rglob("*.py"):
+            bad = [m for m in _imports(path) if m.startswith(forbidden)]
+            assert not bad, f"{path} imports {bad}"
+    for path in (PKG / "models").rglob("*.py"):
+        outside = [
+            m
+            for m in _imports(path)
+            if m.startswith("fabriclint.") and not m.startswith("fabriclint.models")
+        ]
+        assert not outside, (
+            f"{path} imports {outside}: models/ must import nothing else of the project"
+        )
+
+
+def test_help_does_not_import_heavy_libraries() -> None:
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from fabriclint.cli.app import app\n"
+        "r = CliRunner().invoke(app, ['--help'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "print(sorted(m for m in ('napalm', 'netmiko', 'deepdiff', 'paramiko') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_schemas_are_fresh() -> None:
+    for name, text in build_schemas().items():
+        path = ROOT / "schemas" / name
+        assert path.is_file(), f"schemas/{name} missing: run `fabriclint schema export`"
+        assert path.read_text() == text, f"schemas/{name} is stale: run `fabriclint schema export`"
+
+
+def test_schemas_carry_field_docs() -> None:
+    intent = json.loads((ROOT / "schemas" / "intent.json").read_text())
+    roce = intent["$defs"]["RoceClass"]["properties"]
+    assert "RoCE traffic carries" in roce["dscp"]["description"]
+    assert roce["dscp"]["items"]["maximum"] == 63
+
+
+def test_example_yaml_files_reference_their_schema() -> None:
+    for path in sorted((ROOT / "inventories").rglob("*.yaml")):
+        first = path.read_text().splitlines()[0]
+        kind = path.stem
+        if kind in ("inventory", "intent", "policy"):
+            assert first.startswith("# yaml-language-server: $schema="), path
+            assert first.endswith(f"schemas/{kind}.json"), path

@@ -1,0 +1,102 @@
+"""Snapshot reading: manifest, per-device status, integrity, atomic writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fabriclint.snapshot import (
+    SnapshotError,
+    atomic_write,
+    command_to_filename,
+    load_configs,
+    load_snapshot,
+    newest_snapshot,
+    write_snapshot,
+)
+
+
+def test_filename_convention() -> None:
+    assert command_to_filename("show running-config") == "show_running-config.txt"
+    assert command_to_filename("grep -rH . /sys/class/net/eth0/ecn") == (
+        "grep_-rH_._%2Fsys%2Fclass%2Fnet%2Feth0%2Fecn.txt"
+    )
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    write_snapshot(tmp_path, {"leaf01": ("eos", {"show running-config": "hostname leaf01\n"})})
+    snap = load_snapshot(tmp_path)
+    dev = snap.devices["leaf01"]
+    assert dev.status == "ok" and dev.raw is not None
+    assert dev.raw.outputs["show running-config"].text == "hostname leaf01\n"
+
+
+def test_status_and_missing_file_and_checksum(tmp_path: Path) -> None:
+    write_snapshot(
+        tmp_path,
+        {
+            "leaf01": ("eos", {"show running-config": "a\n"}),
+            "leaf02": ("eos", {"show running-config": "b\n"}),
+            "leaf03": ("eos", {}),
+        },
+        statuses={"leaf03": ("unreachable", "connect timed out after 10 s")},
+    )
+    (tmp_path / "leaf01" / "show_running-config.txt").unlink()
+    (tmp_path / "leaf02" / "show_running-config.txt").write_text("edited\n")
+    snap = load_snapshot(tmp_path)
+    assert snap.devices["leaf01"].status == "missing-file"
+    assert snap.devices["leaf02"].status == "checksum-mismatch"
+    assert snap.devices["leaf03"].status == "unreachable"
+    assert snap.devices["leaf03"].error == "connect timed out after 10 s"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no manifest.json"),
+        ("{not json", "manifest.json:1:2: invalid JSON"),
+        (
+            json.dumps({"fabriclint": "0", "created": "x", "source": "bogus", "devices": {}}),
+            "source",
+        ),
+    ],
+)
+def test_bad_manifest(tmp_path: Path, content: str | None, message: str) -> None:
+    if content is not None:
+        (tmp_path / "manifest.json").write_text(content)
+    with pytest.raises(SnapshotError, match=message):
+        load_snapshot(tmp_path)
+
+
+def test_configs_folder(tmp_path: Path) -> None:
+    (tmp_path / "leaf01.cfg").write_text("hostname leaf01\n")
+    (tmp_path / "stray.cfg").write_text("x\n")
+    snap = load_configs(tmp_path, {"leaf01": "eos"})
+    assert snap.devices["leaf01"].raw is not None
+    assert "show running-config" in snap.devices["leaf01"].raw.outputs
+    assert snap.devices["stray"].raw is not None and snap.devices["stray"].raw.platform == "unknown"
+
+
+def test_newest_snapshot_ignores_half_written(tmp_path: Path) -> None:
+    write_snapshot(tmp_path / "a", {"x": ("eos", {"c": "t"})})
+    (tmp_path / "b").mkdir()  # no manifest: a half-written snapshot must not be picked
+    assert newest_snapshot(tmp_path) == tmp_path / "a"
+    assert newest_snapshot(tmp_path / "nothing") is None
+
+
+def test_atomic_write_keeps_old_file_on_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "report.json"
+    target.write_text("old")
+
+    def boom(*_: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("os.replace", boom)
+    with pytest.raises(OSError):
+        atomic_write(target, "new")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
