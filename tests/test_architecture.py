@@ -76,3 +76,12 @@ def test_example_yaml_files_reference_their_schema() -> None:
         if kind in ("inventory", "intent", "policy"):
             assert first.startswith("# yaml-language-server: $schema="), path
             assert first.endswith(f"schemas/{kind}.json"), path
+
+
+def test_rule_docs_are_fresh() -> None:
+    from fabriclint.ruledocs import render_markdown
+
+    path = ROOT / "docs" / "rules.md"
+    assert path.is_file() and path.read_text() == render_markdown(), (
+        "docs/rules.md is stale: run `fabriclint rules docs`"
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from pathlib import Path
 
 import typer
 
@@ -23,6 +24,18 @@ def list_rules(ctx: typer.Context) -> None:
 
     for rule in ALL_RULES:
         typer.echo(f"{rule.code:<9} {rule.name:<34} {rule.severity:<8} {rule.summary}")
+
+
+@app.command("docs")
+def docs(
+    out: Path = typer.Option(Path("docs/rules.md"), "--out", "-o", help="Markdown file to write."),
+) -> None:
+    """Regenerate the rule reference (docs/rules.md) from the rules' docstrings."""
+    from fabriclint.ruledocs import render_markdown
+    from fabriclint.snapshot import atomic_write
+
+    atomic_write(out, render_markdown())
+    typer.echo(f"wrote {out}")
 
 
 @app.command("explain")

@@ -1,0 +1,122 @@
+"""`fabriclint check` exit codes and outputs on small fabrics written by the tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from fabriclint.cli.app import app
+from fabriclint.snapshot import write_snapshot
+
+runner = CliRunner()
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def test_unreachable_device_makes_the_run_incomplete(fabric_dir: Path) -> None:
+    write_snapshot(
+        fabric_dir / "snapshots" / "s1",
+        {"leaf01": ("eos", {}), "gpu01": ("mlnx-host", {})},
+        statuses={
+            "leaf01": ("unreachable", "connect timeout after 10 s"),
+            "gpu01": ("auth-failed", "bad password"),
+        },
+    )
+    code, out = invoke("check", str(fabric_dir), "--no-color")
+    assert code == 3
+    assert "not checked: leaf01: unreachable: connect timeout after 10 s" in out
+    assert "DRIFT003" in out and "INCOMPLETE" in out
+
+
+def test_missing_file_makes_the_run_incomplete_in_json(fabric_dir: Path) -> None:
+    snap = fabric_dir / "snapshots" / "s1"
+    write_snapshot(snap, {"leaf01": ("eos", {"show running-config": "hostname leaf01\n"})})
+    (snap / "leaf01" / "show_running-config.txt").unlink()
+    code, out = invoke("check", str(fabric_dir), "--snapshot", "s1", "--format", "json")
+    assert code == 3
+    report = json.loads(out)
+    assert report["summary"]["complete"] is False
+    statuses = {d["name"]: d["status"] for d in report["devices"]}
+    assert statuses["leaf01"].startswith("missing-file")
+    assert statuses["gpu01"] == "no data in the snapshot"
+    assert {f["rule"] for f in report["findings"]} >= {"DRIFT003"}
+
+
+def test_device_without_parser_is_incomplete(fabric_dir: Path) -> None:
+    inv = fabric_dir / "inventory.yaml"
+    inv.write_text(inv.read_text().replace("platform: eos", "platform: nxos"))
+    write_snapshot(
+        fabric_dir / "snapshots" / "s1", {"leaf01": ("nxos", {"show running-config": "x\n"})}
+    )
+    code, out = invoke("check", str(fabric_dir), "--no-color")
+    assert code == 3
+    assert "no parser for platform 'nxos'" in out
+
+
+def test_input_errors_exit_2(fabric_dir: Path, tmp_path: Path) -> None:
+    code, out = invoke("check", str(fabric_dir))
+    assert code == 2 and "no snapshot found" in out
+    code, out = invoke("check", str(fabric_dir), "--snapshot", "nope")
+    assert code == 2 and "snapshot folder not found" in out
+    code, out = invoke("check", str(fabric_dir), "--snapshot", "x", "--configs", str(tmp_path))
+    assert code == 2 and "exclusive" in out
+    bad = fabric_dir / "snapshots" / "bad"
+    bad.mkdir(parents=True)
+    (bad / "manifest.json").write_text("{")
+    code, out = invoke("check", str(fabric_dir), "--snapshot", "bad")
+    assert code == 2 and "manifest.json:1:2: invalid JSON" in out
+    code, out = invoke("check", str(fabric_dir), "--format", "xml")
+    assert code == 2
+
+
+def test_invalid_fabric_exits_2_with_location(fabric_dir: Path) -> None:
+    (fabric_dir / "intent.yaml").write_text("profiles:\n  roce:\n    trust: dcsp\n")
+    code, out = invoke("check", str(fabric_dir), "--snapshot", "whatever")
+    assert code == 2
+    assert "intent.yaml:3:12: profiles.roce.trust:" in out
+
+
+def test_unexpected_device_is_reported(fabric_dir: Path) -> None:
+    write_snapshot(
+        fabric_dir / "snapshots" / "s1",
+        {
+            "leaf01": ("eos", {}),
+            "gpu01": ("mlnx-host", {}),
+            "leaf09": ("eos", {"show running-config": "x"}),
+        },
+        statuses={"leaf01": ("timeout", "timed out"), "gpu01": ("timeout", "timed out")},
+    )
+    code, out = invoke("check", str(fabric_dir), "--format", "json")
+    report = json.loads(out)
+    assert code == 3
+    unexpected = [f for f in report["findings"] if f["rule"] == "DRIFT004"]
+    assert [f["device"] for f in unexpected] == ["leaf09"]
+
+
+def test_output_file_written_atomically(fabric_dir: Path, tmp_path: Path) -> None:
+    write_snapshot(
+        fabric_dir / "snapshots" / "s1",
+        {"leaf01": ("eos", {}), "gpu01": ("mlnx-host", {})},
+        statuses={"leaf01": ("timeout", "t"), "gpu01": ("timeout", "t")},
+    )
+    target = tmp_path / "out" / "report.json"
+    code, _ = invoke("check", str(fabric_dir), "-f", "json", "-o", str(target))
+    assert code == 3
+    assert json.loads(target.read_text())["fabric"] == "tiny"
+    assert [p.name for p in target.parent.iterdir()] == ["report.json"]
+
+
+def test_rules_explain(fabric_dir: Path) -> None:
+    code, out = invoke("rules", "explain", "drift001")
+    assert code == 0 and "setting-drift" in out and "tolerance" in out
+    code, out = invoke("rules", "explain", "DRIFT01")
+    assert code == 2 and "did you mean" in out
+    code, out = invoke("rules")
+    assert code == 0 and "PARSE003" in out
