@@ -54,8 +54,9 @@ def render(report: Report, color: bool = False) -> str:
     for dev in problems:
         console.print(Text(f"not checked: {dev.name}: {dev.status}", style="bold red"))
     for code, devices in report.coverage.items():
-        console.print(
-            Text(f"coverage: {code} skipped on {', '.join(devices)} (no data)", style="dim")
+        names = ", ".join(devices[:4]) + (
+            f" and {len(devices) - 4} more" if len(devices) > 4 else ""
         )
+        console.print(Text(f"coverage: {code} not evaluated on {names} (no data)", style="dim"))
     console.print(_summary(report))
     return buffer.getvalue()
