@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 
@@ -24,6 +26,21 @@ class FailOn(StrEnum):
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
+
+
+@contextmanager
+def _progress() -> Iterator[Callable[[str], None] | None]:
+    """A transient progress line on an interactive stderr (parsing 1,000 devices takes seconds)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (SpinnerColumn(), TextColumn("parsing {task.fields[device]}"), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("parse", device="")
+        yield lambda name: bar.update(task, device=name)
 
 
 def check(
@@ -71,7 +88,9 @@ def check(
         fail_on=fail_on.value if fail_on else None,
     )
     try:
-        result = run_check(opts)
+        with _progress() as step:
+            opts.progress = step
+            result = run_check(opts)
     except FabricError as exc:
         raise fail(exc.problems) from None
     except SnapshotError as exc:
