@@ -62,6 +62,8 @@ class QueueConfig(Located):
     """ECN marking on this queue; None when not configured."""
     wred_drop: bool = False
     """True when WRED *drop* (not ECN mark) is configured on this queue."""
+    mtu: int | None = None
+    """Per-class MTU of the class served by this queue, on platforms that have one (NX-OS network-qos)."""
 
 
 class PfcWatchdog(Located):

@@ -1,4 +1,4 @@
-"""Shared plumbing of the mlnx-host parser modules: numbered raw text and the problem/unparsed log."""
+"""Shared plumbing of the mlnx-host parser modules: numbered raw text, the problem log."""
 
 from __future__ import annotations
 
@@ -71,7 +71,9 @@ class Log:
     def unparseable(self, text: Text, message: str, line: int | None = None) -> None:
         """Record an output that could not be parsed (PARSE003: the device is incomplete)."""
         self.problems.append(
-            InputProblem(kind="unparseable", message=f"{text.cmd}: {message}", source=text.src(line))
+            InputProblem(
+                kind="unparseable", message=f"{text.cmd}: {message}", source=text.src(line)
+            )
         )
 
     def missing(self, cmd: str, message: str) -> None:

@@ -61,10 +61,10 @@ class _Reader:
     """Line-by-line reader: each recognised line shape has a handler; the rest is unparsed."""
 
     def __init__(self, text: Text, log: Log) -> None:
-        self.text, self.log = text, log
+        self.text, self.outer = text, log
+        self.log = Log()  # unparsed lines are kept only if the output is mlnx_qos at all
         self.qos = QosConfig()
         self.facts: dict[str, str] = {}
-        self.section = ""
         self.recognised = False
         self.header: list[int] = list(range(8))
         self.dscp: dict[int, At[int]] | None = None
@@ -110,23 +110,22 @@ class _Reader:
             self.log.unmodeled(self.text, num, f"unknown trust state {word!r}")
 
     def section_start(self, match: re.Match[str], num: int) -> None:
-        self.section = match.group(0).rstrip(":").lower()
-        if self.section == "dscp2prio mapping" and self.dscp is None:
+        # an empty "dscp2prio mapping:" still means "trust dscp, nothing mapped" ({}, not None)
+        if match.group(0).startswith("dscp2prio") and self.dscp is None:
             self.dscp = {}
 
     def dscp_line(self, match: re.Match[str], num: int) -> None:
         prio = int(match.group(1))
-        if self.dscp is None:
-            self.dscp = {}
+        table = self.dscp if self.dscp is not None else {}
+        self.dscp = table
         for item in match.group(2).split(","):
             if item.strip().isdigit():
-                self.add_dscp(int(item), prio, num)
+                self.add_dscp(table, int(item), prio, num)
 
-    def add_dscp(self, dscp: int, prio: int, num: int) -> None:
-        assert self.dscp is not None
-        first = self.dscp.get(dscp)
+    def add_dscp(self, table: dict[int, At[int]], dscp: int, prio: int, num: int) -> None:
+        first = table.get(dscp)
         if first is None:
-            self.dscp[dscp] = At(prio, num)
+            table[dscp] = At(prio, num)
             return
         if first.value != prio:
             sources = [self.src(first.line), self.src(num)]
@@ -196,15 +195,16 @@ class _Reader:
 
     def finish(self) -> QosResult:
         if not self.recognised:
-            num, first = self.text.first_text()
-            self.log.unparseable(self.text, f"not mlnx_qos output (first line: {first!r})", num)
+            where, first = self.text.first_text()
+            self.outer.unparseable(self.text, f"not mlnx_qos output (first line: {first!r})", where)
             return QosResult(qos=None)
+        self.outer.unparsed.extend(self.log.unparsed)
         if self.enabled is None:
-            self.log.unparseable(
+            self.outer.unparseable(
                 self.text, "output truncated: no PFC 'enabled' row", len(self.text.lines)
             )
-        first, _ = self.text.first_text()
-        self.qos.mark("", self.src(first) if first else None)
+        start, _ = self.text.first_text()
+        self.qos.mark("", self.qos.sources.get("trust") or self.text.src(start))
         self.finish_dscp()
         self.finish_pfc()
         self.finish_buffers()
@@ -253,7 +253,10 @@ _HANDLERS: list[tuple[re.Pattern[str], Handler]] = [
     (re.compile(r"^\*+\s*WARNING:.*$"), _Reader.warning),
     (re.compile(r"^DCBX mode:\s*(.+)$"), _Reader.dcbx),
     (re.compile(r"^Priority trust state:\s*(\S+)"), _Reader.trust),
-    (re.compile(r"^(?:dscp2prio mapping|default priority|PFC configuration):$"), _Reader.section_start),
+    (
+        re.compile(r"^(?:dscp2prio mapping|default priority|PFC configuration):$"),
+        _Reader.section_start,
+    ),
     (re.compile(r"^prio:\s*(\d+)\s+dscp:\s*([\d,\s]*)$"), _Reader.dscp_line),
     (re.compile(r"^prio:\s*(\d+)$"), _Reader.default_prio),
     (re.compile(r"^Receive buffer size \(bytes\):\s*(.*)$"), _Reader.buffer_size),

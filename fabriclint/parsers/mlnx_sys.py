@@ -53,7 +53,7 @@ DCQCN_TUNING = frozenset(
         "min_time_between_cnps",
     }
 )
-"""DCQCN rate-control timers and gains: read, known, deliberately not modeled (no rule uses them)."""
+"""DCQCN rate-control timers and gains: known, deliberately not modeled (no rule reads them)."""
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,9 @@ def parse_ip_link(text: Text, log: Log) -> dict[str, Link]:
             ),
         )
     if not links:
-        num, first = text.first_text()
-        log.unparseable(text, f"no 'N: name: <FLAGS> mtu ...' line (first line: {first!r})", num)
+        where, first = text.first_text()
+        message = f"no 'N: name: <FLAGS> mtu ...' line (first line: {first!r})"
+        log.unparseable(text, message, where)
     return links
 
 
@@ -133,8 +134,9 @@ def parse_ecn(text: Text, log: Log) -> Ecn:
         matched = True
         _ecn_attr(ecn, match, num, text, log)
     if not matched and not text.is_blank():
-        num, first = text.first_text()
-        log.unparseable(text, f"no '/sys/.../ecn/...:value' line (first line: {first!r})", num)
+        where, first = text.first_text()
+        message = f"no '/sys/.../ecn/...:value' line (first line: {first!r})"
+        log.unparseable(text, message, where)
     return ecn
 
 
@@ -166,6 +168,6 @@ def parse_ethtool_info(text: Text, log: Log) -> dict[str, At[str]]:
         if pair is not None:
             fields.setdefault(pair[0], At(pair[1], num))
     if "driver" not in fields and not text.is_blank():
-        num, first = text.first_text()
-        log.unparseable(text, f"no 'driver:' line (first line: {first!r})", num)
+        where, first = text.first_text()
+        log.unparseable(text, f"no 'driver:' line (first line: {first!r})", where)
     return fields

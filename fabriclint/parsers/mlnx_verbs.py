@@ -1,18 +1,18 @@
 """RDMA-side inputs of the mlnx-host parser: `ibdev2netdev`, `ibv_devinfo -v`, `cma_roce_tos`.
 
 Formats (rdma-core `libibverbs/examples/devinfo.c`, mlnx-tools `ibdev2netdev` and
-`cma_roce_tos`):
+`cma_roce_tos`); in `ibv_devinfo` the indentation and the gap after each key are tabs:
 
     mlx5_0 port 1 ==> ens1np0 (Up)                        ibdev2netdev
     0000:17:00.0 mlx5_0 (MT4129 - ...) ... fw 28.39.1002 port 1 (ACTIVE) ==> ens1np0 (Up)   (-v)
     mlx5_0 port 1 <===> eth2                              (old style)
 
-    hca_id:	mlx5_0                                        ibv_devinfo -v
-    	fw_ver:				28.39.1002
-    		port:	1
-    			state:			PORT_ACTIVE (4)
-    			active_width:		4X (2)
-    			active_speed:		100.0 Gbps (128)
+    hca_id: mlx5_0                                        ibv_devinfo -v
+        fw_ver:                 28.39.1002
+            port:   1
+                state:                  PORT_ACTIVE (4)
+                active_width:           4X (2)
+                active_speed:           100.0 Gbps (128)
 
     106                                                   cma_roce_tos (cat of default_roce_tos)
 """
@@ -76,8 +76,9 @@ def parse_ibdev2netdev(text: Text, log: Log) -> list[NetdevLink]:
         if link is not None:
             links.append(link)
     if not links and not text.is_blank():
-        num, first = text.first_text()
-        log.unparseable(text, f"no 'HCA port N ==> netdev' line (first line: {first!r})", num)
+        where, first = text.first_text()
+        message = f"no 'HCA port N ==> netdev' line (first line: {first!r})"
+        log.unparseable(text, message, where)
     return links
 
 
@@ -116,8 +117,8 @@ def parse_devinfo(text: Text, log: Log) -> dict[str, Hca]:
         else:
             (port.attrs if port else hca.attrs).setdefault(key, At(value, num))
     if not hcas:
-        num, first = text.first_text()
-        log.unparseable(text, f"no 'hca_id:' block (first line: {first!r})", num)
+        where, first = text.first_text()
+        log.unparseable(text, f"no 'hca_id:' block (first line: {first!r})", where)
     for found in hcas.values():
         _check_complete(text, found, log)
     return hcas

@@ -1,9 +1,285 @@
-"""MTU rules (placeholder until the family is written)."""
+"""MTU rules: both ends of a cable, host against switch, the RDMA path MTU, lossless classes.
+
+These rules read `Interface.mtu` as the IP (layer-3) MTU, Ethernet header not counted: EOS `mtu`
+on a routed port, `ip link` mtu on a host. A parser for a platform whose MTU counts the header
+(Junos physical MTU) has to normalize it, or MTU001 compares unlike numbers across vendors.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from fabriclint.rules.base import Rule
+from pydantic import BaseModel, ConfigDict, Field
 
-RULES: list[type[Rule[Any]]] = []
+from fabriclint.models.finding import Finding
+from fabriclint.models.resolve import lossless_priorities
+from fabriclint.models.state import DeviceState, QosConfig
+from fabriclint.models.types import RoceMtu
+from fabriclint.rules.base import Context, NoOptions, Rule
+from fabriclint.rules.fab import host_nics, hosts
+
+End = tuple[str, str]
+
+
+def _link(a: End, b: End) -> str:
+    return f"link {a[0]}:{a[1]} - {b[0]}:{b[1]}"
+
+
+def _known_mtu(ctx: Context, code: str, state: DeviceState, port: str) -> int | None:
+    """MTU of a cabled port; records a skip when the port or its MTU is not in the state."""
+    iface = state.interfaces.get(port)
+    if iface is None or iface.mtu is None:
+        ctx.skip(code, state.name)
+        return None
+    return iface.mtu
+
+
+# ---- MTU001 -------------------------------------------------------------------------------------
+
+
+class LinkMtuMismatch(Rule[NoOptions]):
+    """The two switch ports of a cable have different MTUs.
+
+    A routed link whose ends disagree drops every packet larger than the smaller MTU in one
+    direction (RoCE sets don't-fragment), and OSPF/IS-IS adjacencies may refuse to form. Checked
+    on every cable of the plan between two switches whose MTUs are both known; the finding is
+    attached to the first end in the cabling plan. Switch-host cables are MTU002's. A switch
+    whose cabled port or its MTU is missing from its state is skipped (coverage).
+
+    Options: none.
+
+    Fails:
+        leaf01 Ethernet49: mtu 9214      spine01 Ethernet1: mtu 1500
+
+    Passes: both ends at mtu 9214.
+    """
+
+    code = "MTU001"
+    name = "link-mtu-mismatch"
+    severity = "error"
+    summary = "the two switch ports of a cable have different MTUs"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for a, b in ctx.links():
+            state_a, state_b = ctx.states[a[0]], ctx.states[b[0]]
+            if state_a.is_host or state_b.is_host:
+                continue
+            mtu_a = _known_mtu(ctx, self.code, state_a, a[1])
+            mtu_b = _known_mtu(ctx, self.code, state_b, b[1])
+            if mtu_a is None or mtu_b is None or mtu_a == mtu_b:
+                continue
+            yield self.finding(
+                a[0],
+                _link(a, b),
+                f"interfaces.{a[1]}.mtu",
+                f"{a[1]} has MTU {mtu_a} but {b[0]}:{b[1]} at the other end has {mtu_b}",
+                expected=mtu_b,
+                actual=mtu_a,
+                source=state_a.interfaces[a[1]].src("mtu"),
+            )
+
+
+# ---- MTU002 -------------------------------------------------------------------------------------
+
+
+class HostMtuExceedsSwitch(Rule["HostMtuExceedsSwitch.Options"]):
+    """A host NIC's MTU is larger than the MTU of the switch port it is cabled to.
+
+    The host builds packets up to its own MTU; the switch drops those larger than its port's,
+    silently: TCP stalls on full-size segments and RoCE, whose active MTU follows the host's,
+    loses every full-size packet. Compared: the
+    host netdev's IP MTU (`ip link`, without Ethernet header) plus `l2_overhead` against the
+    switch port's IP MTU (EOS `mtu`, also without header), so the default overhead is 0. A host
+    MTU below the switch's is fine. Checked on every switch-host cable of the plan; the finding
+    is attached to the first end in the cabling plan. A device whose cabled port or its MTU is
+    missing from its state is skipped (coverage).
+
+    Options:
+        l2_overhead: bytes added to the host MTU before the comparison (default 0, right when
+            both are IP MTUs). Raise it when the switch MTUs you compare count bytes the host
+            MTU does not.
+
+    Fails:
+        gpu01 ens1np0: mtu 9000      leaf01 Ethernet1: mtu 1500
+
+    Passes: gpu01 ens1np0 mtu 9000 behind leaf01 Ethernet1 mtu 9214.
+    """
+
+    class Options(BaseModel):
+        """Options of MTU002."""
+
+        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+        l2_overhead: int = Field(default=0, ge=0)
+        """Bytes added to the host's IP MTU before comparing with the switch port's IP MTU."""
+
+    code = "MTU002"
+    name = "host-mtu-exceeds-switch"
+    severity = "error"
+    summary = "a host NIC's MTU is larger than its switch port's"
+    options_model = Options
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for a, b in ctx.links():
+            if ctx.states[a[0]].is_host == ctx.states[b[0]].is_host:
+                continue
+            host, switch = (a, b) if ctx.states[a[0]].is_host else (b, a)
+            host_mtu = _known_mtu(ctx, self.code, ctx.states[host[0]], host[1])
+            switch_mtu = _known_mtu(ctx, self.code, ctx.states[switch[0]], switch[1])
+            if host_mtu is None or switch_mtu is None:
+                continue
+            if host_mtu + self.options.l2_overhead > switch_mtu:
+                yield self._finding(ctx, a, b, host, (host_mtu, switch_mtu))
+
+    def _finding(self, ctx: Context, a: End, b: End, host: End, mtus: tuple[int, int]) -> Finding:
+        switch = b if host == a else a
+        overhead = self.options.l2_overhead
+        plus = f" (+{overhead} B overhead)" if overhead else ""
+        return self.finding(
+            a[0],
+            _link(a, b),
+            f"interfaces.{a[1]}.mtu",
+            f"{host[0]}:{host[1]} has MTU {mtus[0]}{plus} but its switch port "
+            f"{switch[0]}:{switch[1]} has MTU {mtus[1]}, so larger packets are dropped",
+            expected=mtus[1] - overhead,
+            actual=mtus[0],
+            source=ctx.states[a[0]].interfaces[a[1]].src("mtu"),
+        )
+
+
+# ---- MTU003 -------------------------------------------------------------------------------------
+
+
+class RoceMtuTooSmall(Rule["RoceMtuTooSmall.Options"]):
+    """The active RoCE/InfiniBand MTU of a NIC port is below the required size.
+
+    RDMA messages are cut into packets of the active (path) MTU; at 1024 bytes a NIC sends four
+    times the packets, and headers, of 4096, and large transfers lose a measurable share of
+    bandwidth. The RoCE active MTU follows the netdev MTU (1500 gives 1024), so this usually
+    means a host interface left at 1500. The required size is the intent's `mtu.roce` when the
+    host's profile declares it, else the `min_mtu` option. A host whose cabled port shows no
+    active MTU is skipped (coverage).
+
+    Options:
+        min_mtu: required active MTU when intent declares none (default 4096).
+
+    Fails: ibv_devinfo shows ens1np0 with active_mtu 1024 (3).
+
+    Passes: active_mtu 4096 (5).
+    """
+
+    class Options(BaseModel):
+        """Options of MTU003."""
+
+        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+        min_mtu: RoceMtu = 4096
+        """Smallest acceptable active RoCE/IB MTU in bytes when intent declares none."""
+
+    code = "MTU003"
+    name = "roce-mtu-too-small"
+    severity = "warning"
+    summary = "the active RoCE/IB MTU of a NIC port is below the required size"
+    options_model = Options
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for state in hosts(ctx):
+            profile = ctx.profile(state.name)
+            declared = profile.mtu.roce if profile and profile.mtu else None
+            floor = declared or self.options.min_mtu
+            for nic in host_nics(ctx, state, self.code):
+                if nic.active_mtu is None:
+                    ctx.skip(self.code, state.name)
+                elif nic.active_mtu < floor:
+                    yield self.finding(
+                        state.name,
+                        f"interface {nic.netdev}",
+                        f"rdma.{nic.netdev}.active_mtu",
+                        f"{nic.netdev} has an active RDMA MTU of {nic.active_mtu} bytes, "
+                        f"below the required {floor}",
+                        expected=floor,
+                        actual=nic.active_mtu,
+                        source=nic.src("active_mtu"),
+                    )
+
+
+# ---- MTU004 -------------------------------------------------------------------------------------
+
+
+class LosslessClassMtuSmaller(Rule[NoOptions]):
+    """A lossless class has a smaller MTU than the ports that carry it.
+
+    Platforms that give each no-drop class its own MTU (NX-OS `policy-map type network-qos`,
+    `class type network-qos ... mtu N`) size PFC headroom from it and drop frames larger than
+    it: a RoCE class left at 1500 behind 9216-byte ports drops every jumbo RoCE packet. The rule compares each lossless class's MTU with
+    the MTU of the RDMA ports carrying it.
+
+    The per-class MTU is `QueueConfig.mtu`; EOS and ConnectX hosts have none, so there the rule
+    is listed in the report's coverage as not evaluated (never a silent pass).
+
+    Options: none.
+
+    Fails (NX-OS):
+        policy-map type network-qos RoCE / class type network-qos c-8q-nq3 / pause pfc-cos 3
+        / mtu 1500, on ports with mtu 9216.
+
+    Passes: the no-drop class at mtu 9216.
+    """
+
+    code = "MTU004"
+    name = "lossless-class-mtu-smaller"
+    severity = "error"
+    summary = "a lossless class has a smaller MTU than the ports that carry it"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for name in sorted(ctx.states):
+            state = ctx.states[name]
+            classes = _lossless_class_mtus(ctx, state)
+            if not classes:
+                ctx.skip(self.code, name)
+                continue
+            for queue, (class_mtu, port, port_mtu) in sorted(classes.items()):
+                if class_mtu < port_mtu:
+                    yield self.finding(
+                        name,
+                        f"queue {queue}",
+                        f"qos.queues.{queue}.mtu",
+                        f"lossless queue {queue} has class MTU {class_mtu}, smaller than MTU "
+                        f"{port_mtu} of {port} that carries it: larger frames are dropped",
+                        expected=port_mtu,
+                        actual=class_mtu,
+                        source=ctx.qos(state, port).queues[queue].src("mtu"),  # type: ignore[index]
+                    )
+
+
+def _lossless_class_mtus(ctx: Context, state: DeviceState) -> dict[int, tuple[int, str, int]]:
+    """Lossless queue -> (its class MTU, the largest-MTU RDMA port carrying it, that port's MTU)."""
+    out: dict[int, tuple[int, str, int]] = {}
+    for iface in ctx.rdma_ports(state):
+        qos = ctx.qos(state, iface.name)
+        for priority in lossless_priorities(qos):
+            queue = _queue_of_priority(qos, priority)
+            conf = (qos.queues or {}).get(queue) if queue is not None else None
+            if conf is None or conf.mtu is None or queue is None:
+                continue
+            port_mtu = iface.mtu or 0
+            if queue not in out or port_mtu > out[queue][2]:
+                out[queue] = (conf.mtu, iface.name, port_mtu)
+    return out
+
+
+def _queue_of_priority(qos: QosConfig, priority: int) -> int | None:
+    to_prio = qos.tc_to_priority or {}
+    for tc in range(8):
+        if to_prio.get(tc, tc) == priority:
+            return (qos.tc_to_queue or {}).get(tc, tc)
+    return None
+
+
+RULES: list[type[Rule[Any]]] = [
+    LinkMtuMismatch,
+    HostMtuExceedsSwitch,
+    RoceMtuTooSmall,
+    LosslessClassMtuSmaller,
+]
