@@ -67,6 +67,9 @@ def effective_qos(state: DeviceState, port: str | None) -> QosConfig:
     for field in _MERGED_FIELDS:
         value = getattr(over, field)
         setattr(merged, field, value if value is not None else getattr(base, field))
+    if over.pfc is not None and over.pfc.watchdog is None and base.pfc is not None:
+        # A port that turns PFC on still falls under the device-wide watchdog.
+        merged.pfc = over.pfc.model_copy(update={"watchdog": base.pfc.watchdog})
     merged.sources = {**base.sources, **over.sources}
     merged.conflicts = [*base.conflicts, *over.conflicts]
     return merged
