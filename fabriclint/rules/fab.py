@@ -27,7 +27,7 @@ from fabriclint.models.state import (
     RdmaPort,
 )
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.ecn import (
+from fabriclint.rules.scope import (
     first,
     is_infiniband,
     names,

@@ -18,8 +18,8 @@ from fabriclint.models.intent import CnpClass, RoceClass
 from fabriclint.models.resolve import lossless_priorities
 from fabriclint.models.state import DeviceState, RdmaPort
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.ecn import pfc_source
 from fabriclint.rules.fab import Issue, Setting, gather, host_nics, hosts, report
+from fabriclint.rules.scope import pfc_source
 
 T = TypeVar("T")
 

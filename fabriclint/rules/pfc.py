@@ -11,7 +11,7 @@ from fabriclint.models.finding import Finding
 from fabriclint.models.resolve import Resolution, lossless_priorities
 from fabriclint.models.state import DeviceState, Interface, PfcWatchdog, QosConfig, Trust
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.ecn import (
+from fabriclint.rules.scope import (
     Fault,
     FaultRule,
     Site,

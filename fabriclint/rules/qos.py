@@ -21,7 +21,7 @@ from fabriclint.models.state import (
     Trust,
 )
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.ecn import (
+from fabriclint.rules.scope import (
     Fault,
     FaultRule,
     Site,
