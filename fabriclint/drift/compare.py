@@ -21,6 +21,8 @@ class Drift:
 
     obj: str
     path: str
+    port: str
+    key: str
     expected: Any
     actual: Any
     label: str
@@ -151,6 +153,8 @@ def _compare_one(
         Drift(
             obj=obj,
             path=path,
+            port=port,
+            key=key,
             expected=exp.value,
             actual=actual,
             label=exp.label,

@@ -6,12 +6,23 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from fabriclint.models.common import Source
-from fabriclint.models.state import Definition, QueueConfig, Reference, Trust, Unparsed
+from fabriclint.models.state import (
+    Definition,
+    PfcWatchdog,
+    QosConfig,
+    QueueConfig,
+    Reference,
+    Trust,
+    Unparsed,
+)
 
 T = TypeVar("T")
 
 At = tuple[T, Source]
 """A value and the line it was written on."""
+
+Lined = tuple[int, int]
+"""A number and the line number it was written on (its Source is made only when used)."""
 
 
 @dataclass(slots=True)
@@ -36,11 +47,11 @@ class Scope:
     """`service-policy type qos input NAME`."""
     profile: At[str] | None = None
     """`service-profile NAME` (interfaces only)."""
-    mtu: At[int] | None = None
-    l2_mtu: At[int] | None = None
+    mtu: Lined | None = None
+    l2_mtu: Lined | None = None
     shutdown: At[bool] | None = None
     routed: At[bool] | None = None
-    speed: At[int] | None = None
+    speed: Lined | None = None
     channel_group: int | None = None
 
 
@@ -75,11 +86,28 @@ class Draft:
     references: list[Reference] = field(default_factory=list)
     unparsed: list[Unparsed] = field(default_factory=list)
     os_version: str | None = None
+    version_source: Source | None = None
     facts: dict[str, str] = field(default_factory=dict)
+    default: Source = field(init=False)
+    """Source of platform defaults: the running-config file, no line."""
+    watchdogs: dict[tuple[int, ...], PfcWatchdog] = field(default_factory=dict)
+    """Watchdog objects already built, by the identity of the settings they come from."""
+
+    shared_qos: dict[tuple[object, ...], QosConfig | None] = field(default_factory=dict)
+    """Per-port QoS of ports that only inherit settings, by what they inherit."""
+
+    def __post_init__(self) -> None:
+        self.default = Source(file=self.file)
+
+    lines: dict[int, Source] = field(default_factory=dict)
+    """Sources already made, by line (a line often carries several values)."""
 
     def at(self, line: int) -> Source:
         """The source of `line` in the running-config."""
-        return Source(file=self.file, line=line)
+        found = self.lines.get(line)
+        if found is None:
+            found = self.lines[line] = Source(file=self.file, line=line)
+        return found
 
     def skip(self, text: str, reason: str, line: int) -> None:
         """Report a QoS-relevant line that is not modeled (PARSE001)."""

@@ -8,6 +8,7 @@ from functools import partial
 from fabriclint.models.state import EcnConfig, QueueConfig, SchedulerMode, Trust
 from fabriclint.parsers.eos_draft import Draft, Scope
 from fabriclint.parsers.eos_text import (
+    THRESHOLD_UNITS,
     options,
     speed_mbps,
     threshold_bytes,
@@ -37,8 +38,6 @@ QOS_WORDS = frozenset(
         "dcbx",
         "flowcontrol",
         "pfc",
-        "set",
-        "police",
     }
 )
 
@@ -71,17 +70,19 @@ def _mtu(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, lin
     elif value is None:
         draft.skip(text, "malformed mtu", line)
     else:
-        scope.mtu = (value, draft.at(line))
+        scope.mtu = (value, line)
 
 
 def _l2(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int) -> None:
     if len(words) == 3 and words[1] == "mtu" and not neg:
         value = to_int(words[2])
         if value is not None:
-            scope.l2_mtu = (value, draft.at(line))
+            scope.l2_mtu = (value, line)
 
 
-def _shutdown(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int) -> None:
+def _shutdown(
+    draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int
+) -> None:
     if len(words) == 1:
         scope.shutdown = (not neg, draft.at(line))
 
@@ -96,7 +97,7 @@ def _switchport(
 def _speed(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int) -> None:
     value = None if neg else speed_mbps(words[1:])
     if value is not None:
-        scope.speed = (value, draft.at(line))
+        scope.speed = (value, line)
 
 
 def _channel(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int) -> None:
@@ -261,6 +262,9 @@ def _bandwidth(draft: Draft, queue: QueueConfig, text: str, words: list[str], li
 def _ecn(draft: Draft, queue: QueueConfig, text: str, words: list[str], line: int) -> None:
     if words[0] == "no":
         ecn = EcnConfig(enabled=False)
+    elif words[2:] == ["count"]:
+        draft.skip(text, "ECN counters are not modeled", line)
+        return
     else:
         parsed = parse_ecn(words[2:])
         if parsed is None:
@@ -274,6 +278,8 @@ def _ecn(draft: Draft, queue: QueueConfig, text: str, words: list[str], line: in
 def parse_ecn(words: list[str]) -> EcnConfig | None:
     """`minimum-threshold V UNIT maximum-threshold V UNIT [max-mark-probability P] [weight W]`."""
     if len(words) < 6 or words[0] != "minimum-threshold" or words[3] != "maximum-threshold":
+        return None
+    if words[2] not in THRESHOLD_UNITS or words[5] not in THRESHOLD_UNITS:
         return None
     opts = options(words[6:])
     probability = opts.get("max-mark-probability")

@@ -27,6 +27,10 @@ TIME_UNITS: dict[str, float] = {
     "milliseconds": 1_000.0,
 }
 
+# Every unit EOS accepts for random-detect thresholds; segments are buffer cells whose size
+# depends on the ASIC, so they are kept as written.
+THRESHOLD_UNITS = frozenset({*SIZE_UNITS, *TIME_UNITS, "segments"})
+
 _SPEED = re.compile(r"(\d+(?:\.\d+)?)([gm])", re.ASCII)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?", re.ASCII)
 

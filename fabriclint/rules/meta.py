@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from fabriclint.drift.compare import compare
+from fabriclint.drift.compare import Drift, compare
 from fabriclint.intent.render import render
-from fabriclint.models.common import Source
 from fabriclint.models.finding import Finding
 from fabriclint.rules.base import Context, NoOptions, Rule
 
@@ -110,39 +109,52 @@ class SettingDrift(Rule[NoOptions]):
                 continue
             ports = [p.name for p in ctx.rdma_ports(state)]
             roce_dscp = profile.roce.dscp[0] if profile.roce else None
-            for drift in compare(state, render(profile, state, ports), roce_dscp):
-                if drift.missing != self.missing:
-                    continue
-                yield self._finding(
-                    state.name,
-                    drift.obj,
-                    drift.path,
-                    drift.label,
-                    drift.expected,
-                    drift.actual,
-                    drift.source,
-                    drift.explanation,
-                )
+            drifts = [
+                d
+                for d in compare(state, render(profile, state, ports), roce_dscp)
+                if d.missing == self.missing
+            ]
+            for group in _group(drifts):
+                yield self._finding(state.name, group)
 
-    def _finding(
-        self,
-        device: str,
-        obj: str,
-        path: str,
-        label: str,
-        expected: Any,
-        actual: Any,
-        source: Source | None,
-        explanation: str,
-    ) -> Finding:
-        if self.missing:
-            message = f"{label} is not configured on {obj} (intent: {expected})"
+    def _finding(self, device: str, group: list[Drift]) -> Finding:
+        first = group[0]
+        if len(group) == 1:
+            obj, path, where = first.obj, first.path, first.obj
         else:
-            how = f" ({explanation})" if explanation else ""
-            message = f"{label} on {obj} is {actual}, intent says {expected}{how}"
+            obj, path = "qos", f"interfaces.*.{first.key}"
+            where = f"{len(group)} ports ({_names([d.port for d in group])})"
+        if self.missing:
+            message = f"{first.label} is not configured on {where} (intent: {first.expected})"
+        else:
+            how = f" ({first.explanation})" if first.explanation else ""
+            message = (
+                f"{first.label} on {where} is {first.actual}, intent says {first.expected}{how}"
+            )
         return self.finding(
-            device, obj, path, message, expected=expected, actual=actual, source=source
+            device,
+            obj,
+            path,
+            message,
+            expected=first.expected,
+            actual=first.actual,
+            source=first.source,
         )
+
+
+def _names(ports: list[str], limit: int = 3) -> str:
+    shown = ", ".join(ports[:limit])
+    return shown + (f" and {len(ports) - limit} more" if len(ports) > limit else "")
+
+
+def _group(drifts: list[Drift]) -> list[list[Drift]]:
+    """Merge the same drift on several ports when one config line causes it (one fault, one finding)."""
+    groups: dict[tuple[str, str, str, str], list[Drift]] = {}
+    for drift in drifts:
+        line = str(drift.source) if drift.source and drift.source.line else f"port:{drift.port}"
+        key = (drift.key, repr(drift.expected), repr(drift.actual), line)
+        groups.setdefault(key, []).append(drift)
+    return list(groups.values())
 
 
 class SettingMissing(SettingDrift):

@@ -151,3 +151,17 @@ def test_missing_device_message_names_the_reason() -> None:
     case = next(c for c in CASES if c.id == "device-missing")
     (finding,) = run_case(case)
     assert "timeout" in finding.message and finding.severity == "error"
+
+
+def test_drift_from_one_line_on_many_ports_is_one_finding() -> None:
+    a = switch("leaf01", {"Ethernet1": 9214, "Ethernet2": 9214})
+    b = switch("leaf02", {"Ethernet1": 9214, "Ethernet2": 9214})
+    a.qos.dscp_to_tc = {26: 1, 48: 6}
+    a.qos.mark("dscp_to_tc.26", Source(file="leaf01.cfg", line=12))
+    links = [("leaf01:Ethernet1", "leaf02:Ethernet1"), ("leaf01:Ethernet2", "leaf02:Ethernet2")]
+    findings = run_case(Case("x", "DRIFT001", [a, b], [], links, ROCE_INTENT))
+    (finding,) = [f for f in findings if f.device == "leaf01"]
+    assert finding.object == "qos"
+    assert finding.path == "interfaces.*.dscp.26.priority"
+    assert "on 2 ports (Ethernet1, Ethernet2) is 1, intent says 3" in finding.message
+    assert finding.source == Source(file="leaf01.cfg", line=12)

@@ -1,0 +1,76 @@
+"""EOS `show interfaces` text: link state, operational MTU and bandwidth per interface."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from fabriclint.models.common import Source
+
+# Only header lines and MTU lines matter; they are found with str.find (no per-line Python
+# work for the many counter lines) and then matched one by one.
+_MARKERS = (", line protocol is ", " MTU ")
+_HEADER = re.compile(r"(\S+) is (administratively down|up|down)\S*, line protocol is (\w+)")
+_MTU = re.compile(r"\s+(?:\S+ )?MTU (\d+) bytes(?:.*?BW (\d+) kbit)?")
+
+
+@dataclass(slots=True)
+class ShownInterface:
+    """What `show interfaces` says about one interface."""
+
+    source: Source
+    """The 'EthernetN is up, line protocol is up' line."""
+    admin_down: bool
+    oper_up: bool
+    mtu: tuple[int, Source] | None = None
+    speed_mbps: tuple[int, Source] | None = None
+
+
+def parse_show_interfaces(text: str, file: str) -> dict[str, ShownInterface]:
+    """Interfaces of a `show interfaces` output, by name (other lines are ignored)."""
+    out: dict[str, ShownInterface] = {}
+    current: ShownInterface | None = None
+    number, position = 1, 0
+    for start in _line_starts(text):
+        number += text.count("\n", position, start)
+        position = start
+        end = text.find("\n", start)
+        line = text[start : end if end != -1 else len(text)]
+        header = _HEADER.match(line)
+        if header is not None:
+            current = _header(out, header, Source(file=file, line=number))
+        elif current is not None and current.mtu is None:
+            _mtu(current, line, file, number)
+    return out
+
+
+def _line_starts(text: str) -> list[int]:
+    """Start offsets of the lines that contain a marker, in order, each once."""
+    starts: set[int] = set()
+    for marker in _MARKERS:
+        found = text.find(marker)
+        while found != -1:
+            starts.add(text.rfind("\n", 0, found) + 1)
+            end = text.find("\n", found)
+            found = text.find(marker, end) if end != -1 else -1
+    return sorted(starts)
+
+
+def _header(out: dict[str, ShownInterface], found: re.Match[str], source: Source) -> ShownInterface:
+    shown = ShownInterface(
+        source=source,
+        admin_down=found.group(2) == "administratively down",
+        oper_up=found.group(3) == "up",
+    )
+    out[found.group(1)] = shown
+    return shown
+
+
+def _mtu(shown: ShownInterface, line: str, file: str, number: int) -> None:
+    found = _MTU.match(line)
+    if found is None:
+        return
+    source = Source(file=file, line=number)
+    shown.mtu = (int(found.group(1)), source)
+    if found.group(2) is not None:
+        shown.speed_mbps = (int(found.group(2)) // 1000, source)
