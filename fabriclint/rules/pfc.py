@@ -205,8 +205,8 @@ class PfcWithoutWatchdog(FaultRule[NoOptions]):
 
     Why: a NIC or port stuck in pause (a pause storm) otherwise freezes the lossless class across
     the fabric; the watchdog detects the stuck queue and drops or forwards to break the deadlock.
-    Switches only (NICs have no PFC watchdog). A port without its own watchdog setting inherits the
-    device-wide one. Options: none.
+    Switches only (NICs have no PFC watchdog). Every port with PFC on is checked, in the cabling
+    plan or not. A port without its own watchdog setting inherits the device-wide one. Options: none.
 
     Failing (EOS)::
 
@@ -231,7 +231,9 @@ class PfcWithoutWatchdog(FaultRule[NoOptions]):
         if state.is_host:
             return
         device = state.qos.pfc.watchdog if state.qos.pfc is not None else None
-        for iface in roce_ports(ctx, self.code, state):
+        # Every port with PFC on, cabled or not: a spare port with PFC and no watchdog is one
+        # plugged-in host away from an unbreakable pause storm.
+        for iface in sorted(state.interfaces.values(), key=lambda i: i.name):
             qos = ctx.qos(state, iface.name)
             own = _own_watchdog(iface)
             watchdog = own if own is not None else device

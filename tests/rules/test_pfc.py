@@ -250,6 +250,12 @@ CASES: list[Case] = [
         links=LINKS2,
     ),
     Case("pfc004-host-not-checked", "PFC004", [host()], [], links=LINK),
+    Case(
+        "pfc004-uncabled-port-checked",
+        "PFC004",
+        [port(leaf(), "Ethernet2", pfc=pfc(5, watchdog=watchdog(enabled=False)))],
+        [("leaf01", "interface Ethernet2")],
+    ),
     # PFC005 pfc-port-unclassified
     Case("pfc005-clean", "PFC005", [leaf()], [], links=LINKS2),
     Case("pfc005-device-none", "PFC005", [leaf(trust=None)], [("leaf01", "qos")], links=LINKS2),
