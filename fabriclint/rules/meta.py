@@ -33,7 +33,7 @@ class UnrecognizedQosConfig(Rule[NoOptions]):
                     state.name,
                     f"line {line}: {item.text.strip()}",
                     f"unparsed.{item.text.strip()}",
-                    f"not modeled ({item.reason}): {item.text.strip()}",
+                    f"not modeled: {item.reason}",
                     source=item.source,
                 )
 
