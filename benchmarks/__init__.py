@@ -1,0 +1,1 @@
+"""Benchmarks and the synthetic-fabric generator shared with the bundled example."""
