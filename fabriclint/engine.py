@@ -98,12 +98,14 @@ def _parse_one(name: str, raw: Any, platform: str) -> tuple[DeviceState | None, 
         return state, None
 
 
-def _annotate(state: DeviceState, fabric: Fabric) -> None:
+def _annotate(
+    state: DeviceState, fabric: Fabric, cables: dict[str, list[tuple[str, str, str]]]
+) -> None:
     """Fill role, interface roles and neighbours from the inventory and cabling plan."""
     inv = fabric.inventory
     state.role = inv.devices[state.name].role
-    for (dev, port), (peer_dev, peer_port) in inv.peers().items():
-        iface = state.interfaces.get(port) if dev == state.name else None
+    for port, peer_dev, peer_port in cables.get(state.name, []):
+        iface = state.interfaces.get(port)
         if iface is None:
             continue
         iface.neighbor = f"{peer_dev}:{peer_port}"
@@ -114,6 +116,9 @@ def _annotate(state: DeviceState, fabric: Fabric) -> None:
 def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Context:
     """Parse every device; devices that cannot be used are recorded as missing."""
     ctx = Context(inventory=fabric.inventory, intent=fabric.intent, states={})
+    cables: dict[str, list[tuple[str, str, str]]] = {}
+    for (dev, port), (peer_dev, peer_port) in fabric.inventory.peers().items():
+        cables.setdefault(dev, []).append((port, peer_dev, peer_port))
     for name, device in fabric.inventory.devices.items():
         loaded = snap.devices.get(name)
         if opts.progress:
@@ -130,7 +135,7 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
         if state is None:
             ctx.missing[name] = why or "not parsed"
             continue
-        _annotate(state, fabric)
+        _annotate(state, fabric, cables)
         ctx.states[name] = state
     for name, loaded in snap.devices.items():
         if name not in fabric.inventory.devices:

@@ -110,7 +110,8 @@ def _display(path: Path, base: Path | None) -> str:
     return str(path)
 
 
-def _read_device(root: Path, name: str, entry: ManifestDevice, base: Path | None) -> LoadedDevice:
+def _read_device(root: Path, name: str, entry: ManifestDevice, shown: str) -> LoadedDevice:
+    """Read one device's files; `shown` is the snapshot folder as findings should name it."""
     if entry.status != "ok":
         return LoadedDevice(raw=None, status=entry.status, error=entry.error)
     outputs: dict[str, RawOutput] = {}
@@ -119,14 +120,14 @@ def _read_device(root: Path, name: str, entry: ManifestDevice, base: Path | None
         try:
             data = path.read_bytes()
         except OSError as exc:
-            reason = f"{_display(path, base)}: {exc.strerror or exc}"
+            reason = f"{shown}/{name}/{filename}: {exc.strerror or exc}"
             return LoadedDevice(raw=None, status="missing-file", error=reason)
         expected = entry.sha256.get(filename)
         if expected and sha256_of(data) != expected:
-            reason = f"{_display(path, base)}: sha256 differs from the manifest (changed after collection)"
+            reason = f"{shown}/{name}/{filename}: sha256 differs from the manifest (changed after collection)"
             return LoadedDevice(raw=None, status="checksum-mismatch", error=reason)
         text = data.decode("utf-8", errors="replace")
-        outputs[command] = RawOutput(text=text, file=_display(path, base))
+        outputs[command] = RawOutput(text=text, file=f"{shown}/{name}/{filename}")
     raw = RawDevice(name=name, platform=entry.platform, outputs=outputs)
     return LoadedDevice(raw=raw, status="ok")
 
@@ -153,10 +154,11 @@ def load_snapshot(root: Path, base: Path | None = None) -> Snapshot:
     if not root.is_dir():
         raise SnapshotError(f"{root}: snapshot folder not found")
     manifest = read_manifest(root)
+    shown = _display(root, base)
     devices = {
-        name: _read_device(root, name, entry, base) for name, entry in manifest.devices.items()
+        name: _read_device(root, name, entry, shown) for name, entry in manifest.devices.items()
     }
-    return Snapshot(path=_display(root, base), devices=devices)
+    return Snapshot(path=shown, devices=devices)
 
 
 def load_configs(root: Path, platforms: Mapping[str, str], base: Path | None = None) -> Snapshot:

@@ -107,13 +107,15 @@ _EXTRACTORS = {
 }
 
 
-def actual_value(state: DeviceState, port: str, key: str, roce_dscp: int | None) -> Value:
+def actual_value(
+    state: DeviceState, port: str, key: str, roce_dscp: int | None, qos: QosConfig | None = None
+) -> Value:
     """The device's value for a rendered key (see intent/render.py), and where it comes from."""
     head, _, rest = key.partition(".")
     extractor = _EXTRACTORS.get(head)
     if extractor is None:
         return None, None
-    return extractor(state, port, effective_qos(state, port), rest, roce_dscp)
+    return extractor(state, port, qos or effective_qos(state, port), rest, roce_dscp)
 
 
 def _explain(expected: Any, actual: Any) -> str:
@@ -137,15 +139,22 @@ def compare(state: DeviceState, rendered: Rendered, roce_dscp: int | None) -> li
     drifts: list[Drift] = []
     for obj, settings in rendered.items():
         port = obj.removeprefix("interface ")
+        qos = effective_qos(state, port)
         for key, exp in settings.items():
-            drifts.extend(_compare_one(state, obj, port, key, exp, roce_dscp))
+            drifts.extend(_compare_one(state, obj, port, key, exp, roce_dscp, qos))
     return drifts
 
 
 def _compare_one(
-    state: DeviceState, obj: str, port: str, key: str, exp: Expected, roce_dscp: int | None
+    state: DeviceState,
+    obj: str,
+    port: str,
+    key: str,
+    exp: Expected,
+    roce_dscp: int | None,
+    qos: QosConfig,
 ) -> list[Drift]:
-    actual, source = actual_value(state, port, key, roce_dscp)
+    actual, source = actual_value(state, port, key, roce_dscp, qos)
     if actual is not None and exp.accepts(actual):
         return []
     path = f"interfaces.{port}.{key}" if not key.startswith("rdma.") else f"rdma.{port}.{key[5:]}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -17,6 +19,12 @@ class Source(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}" if self.line else self.file
+
+
+@lru_cache(maxsize=1 << 16)
+def source_at(file: str, line: int | None = None) -> Source:
+    """A shared Source (they are immutable): parsers build hundreds of thousands of them."""
+    return Source(file=file, line=line)
 
 
 class Located(BaseModel):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from fabriclint.models.common import Source
+from fabriclint.models.common import Source, source_at
 from fabriclint.models.state import InputProblem, Unparsed
 
 T = TypeVar("T")
@@ -30,7 +30,7 @@ class Text:
 
     def src(self, line: int | None) -> Source:
         """Source of a 1-based line of this output (None: the output as a whole)."""
-        return Source(file=self.file, line=line)
+        return source_at(self.file, line)
 
     def numbered(self) -> Iterator[tuple[int, str]]:
         """(1-based line number, line) for every line."""

@@ -40,11 +40,15 @@ class Context:
     """Inventory devices with no usable data in the snapshot -> why (DRIFT003)."""
     unexpected: dict[str, str] = field(default_factory=dict)
     """Snapshot devices the inventory does not list -> their platform (DRIFT004)."""
-    sources: dict[str, str] = field(default_factory=dict)
-    """Device -> the main input file name, to locate device-level findings."""
+    memo: dict[Any, Any] = field(default_factory=dict)
+    """Results rules share within one run (e.g. one drift comparison serves DRIFT001 and DRIFT002)."""
 
     def __post_init__(self) -> None:
         self._peers = self.inventory.peers()
+        self._ports: dict[str, list[str]] = {}
+        for dev, port in sorted(self._peers):
+            self._ports.setdefault(dev, []).append(port)
+        self._qos: dict[tuple[str, str | None], QosConfig] = {}
 
     def skip(self, code: str, device: str) -> None:
         """Record that `code` could not be evaluated on `device` for lack of data."""
@@ -74,20 +78,24 @@ class Context:
 
     def rdma_ports(self, state: DeviceState) -> list[Interface]:
         """Ports of `state` in the cabling plan (they carry RDMA), in name order."""
-        names = sorted(port for dev, port in self._peers if dev == state.name)
+        names = self._ports.get(state.name, [])
         return [state.interfaces[n] for n in names if n in state.interfaces]
 
     def cabled_ports(self, device: str) -> list[str]:
         """Names of all ports of `device` in the cabling plan, present in the state or not."""
-        return sorted(port for dev, port in self._peers if dev == device)
+        return list(self._ports.get(device, []))
 
     def qos(self, state: DeviceState, port: str | None) -> QosConfig:
-        """Effective QoS of a port."""
-        return effective_qos(state, port)
+        """Effective QoS of a port (memoized: rules ask for the same port many times)."""
+        key = (state.name, port)
+        found = self._qos.get(key)
+        if found is None:
+            found = self._qos[key] = effective_qos(state, port)
+        return found
 
     def resolve(self, state: DeviceState, port: str | None, dscp: int) -> Resolution:
         """Resolve a DSCP on a port (see models/resolve.py)."""
-        return resolve_qos(effective_qos(state, port), dscp)
+        return resolve_qos(self.qos(state, port), dscp)
 
     def links(self) -> Iterator[tuple[tuple[str, str], tuple[str, str]]]:
         """Every cable whose both ends were parsed, as ((dev, port), (dev, port))."""

@@ -109,11 +109,10 @@ class SettingDrift(Rule[NoOptions]):
                 continue
             ports = [p.name for p in ctx.rdma_ports(state)]
             roce_dscp = profile.roce.dscp[0] if profile.roce else None
-            drifts = [
-                d
-                for d in compare(state, render(profile, state, ports), roce_dscp)
-                if d.missing == self.missing
-            ]
+            key = ("drift", state.name)
+            if key not in ctx.memo:
+                ctx.memo[key] = compare(state, render(profile, state, ports), roce_dscp)
+            drifts = [d for d in ctx.memo[key] if d.missing == self.missing]
             for group in _group(drifts):
                 yield self._finding(state.name, group)
 

@@ -1,0 +1,87 @@
+"""libyaml (PyYAML's C loader) configured for YAML 1.2 core-schema scalars, as ruamel reads them.
+
+PyYAML resolves YAML 1.1 scalars (`no`/`off` are booleans, `010` is octal, `1_000` an int); the
+fabric files are YAML 1.2 (ruamel's default), so the implicit resolvers are replaced by 1.2 ones.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_INT = re.compile(r"^(?:[-+]?[0-9][0-9_]*|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_FLOAT = re.compile(
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+
+_LOADER: Any = None
+
+
+def fast_loader() -> Any:
+    """A CSafeLoader subclass with YAML 1.2 core resolvers, or None without libyaml."""
+    global _LOADER  # noqa: PLW0603 -- built once, on first use (keeps --help from importing yaml)
+    if _LOADER is not None:
+        return _LOADER
+    try:
+        import yaml
+        from yaml import CSafeLoader
+    except ImportError:
+        return None
+
+    class CoreLoader(CSafeLoader):  # type: ignore[misc]
+        """libyaml with YAML 1.2 core-schema implicit scalars."""
+
+    CoreLoader.yaml_implicit_resolvers = {}
+    for tag, pattern, first in (
+        ("tag:yaml.org,2002:bool", _BOOL, "tTfF"),
+        ("tag:yaml.org,2002:null", _NULL, ["~", "n", "N", ""]),
+        ("tag:yaml.org,2002:int", _INT, "-+0123456789"),
+        ("tag:yaml.org,2002:float", _FLOAT, "-+0123456789."),
+    ):
+        CoreLoader.add_implicit_resolver(tag, pattern, list(first))
+    CoreLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+    _LOADER = CoreLoader
+    del yaml
+    return _LOADER
+
+
+def _construct_int(loader: Any, node: Any) -> int:
+    text = loader.construct_scalar(node)
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    return int(text, 16) if text.startswith("0x") else int(text.replace("_", ""), 10)
+
+
+def yaml_compose(text: str, loader: Any) -> Any:
+    """The node tree of `text`."""
+    import yaml
+
+    return yaml.compose(text, Loader=loader)
+
+
+def yaml_load(text: str, loader: Any) -> Any:
+    """Plain Python data of `text`."""
+    import yaml
+
+    return yaml.load(text, Loader=loader)
+
+
+def has_duplicate_keys(node: Any) -> bool:
+    """Whether any mapping in the tree repeats a key (then the located slow path reports it)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        value = getattr(current, "value", None)
+        if not isinstance(value, list):
+            continue
+        if current.id == "mapping":
+            keys = [getattr(k, "value", None) for k, _ in value]
+            if len(keys) != len(set(map(repr, keys))):
+                return True
+            stack.extend(v for _, v in value)
+        else:
+            stack.extend(value)
+    return False
