@@ -209,11 +209,19 @@ def write_snapshot(
     return root
 
 
+def _created(folder: Path) -> str:
+    try:
+        return str(json.loads((folder / MANIFEST).read_text(encoding="utf-8")).get("created", ""))
+    except (OSError, ValueError, AttributeError):
+        return ""
+
+
 def newest_snapshot(snapshots_dir: Path) -> Path | None:
-    """The newest snapshot folder (by name, which is an ISO timestamp by convention, then mtime)."""
+    """The newest complete snapshot: latest manifest `created` time, then name (file times lie
+    after a git checkout). Folders without a manifest are half-written and never chosen."""
     if not snapshots_dir.is_dir():
         return None
     candidates = [p for p in snapshots_dir.iterdir() if (p / MANIFEST).is_file()]
     if not candidates:
         return None
-    return max(candidates, key=lambda p: (p.stat().st_mtime, p.name))
+    return max(candidates, key=lambda p: (_created(p), p.name))

@@ -86,6 +86,19 @@ def test_newest_snapshot_ignores_half_written(tmp_path: Path) -> None:
     assert newest_snapshot(tmp_path / "nothing") is None
 
 
+def test_newest_snapshot_by_manifest_time_not_file_time(tmp_path: Path) -> None:
+    for name, created in (
+        ("2026-11-28T0200Z", "2026-11-28T02:00:00Z"),
+        ("old", "2026-01-01T00:00:00Z"),
+    ):
+        write_snapshot(tmp_path / name, {"x": ("eos", {"c": "t"})})
+        manifest = tmp_path / name / "manifest.json"
+        data = json.loads(manifest.read_text())
+        data["created"] = created
+        manifest.write_text(json.dumps(data))
+    assert newest_snapshot(tmp_path) == tmp_path / "2026-11-28T0200Z"
+
+
 def test_atomic_write_keeps_old_file_on_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
