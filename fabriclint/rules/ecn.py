@@ -15,10 +15,10 @@ from fabriclint.rules.scope import (
     FaultRule,
     Site,
     StrictOptions,
-    classified_ports,
     first,
     lossless_queues,
     owner,
+    roce_resolutions,
     sites,
 )
 
@@ -53,16 +53,10 @@ class LosslessQueueWithoutEcn(FaultRule[NoOptions]):
     summary = "A lossless queue/TC has no ECN marking"
 
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
-        roce = ctx.roce(state.name)
-        ports = classified_ports(ctx, self.code, state, roce)
-        if roce is None:
-            return
-        for iface in ports:
-            for dscp in roce.dscp:
-                res = ctx.resolve(state, iface.name, dscp)
-                marked = res.ecn is not None and res.ecn.enabled
-                if res.lossless and not marked and not (state.is_host and res.ecn is None):
-                    yield _no_ecn(state, iface, res)
+        for iface, res in roce_resolutions(ctx, self.code, state):
+            marked = res.ecn is not None and res.ecn.enabled
+            if res.lossless and not marked and not (state.is_host and res.ecn is None):
+                yield _no_ecn(state, iface, res)
 
 
 def _no_ecn(state: DeviceState, iface: Interface, res: Resolution) -> Fault:

@@ -16,13 +16,13 @@ from fabriclint.rules.scope import (
     FaultRule,
     Site,
     StrictOptions,
-    classified_ports,
     first,
     is_infiniband,
     owner,
     pfc_on,
     pfc_source,
     roce_ports,
+    roce_resolutions,
     sites,
 )
 
@@ -113,14 +113,9 @@ class RdmaPriorityNotLossless(FaultRule[NoOptions]):
 
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
         roce = ctx.roce(state.name)
-        ports = classified_ports(ctx, self.code, state, roce)
-        if roce is None:
-            return
-        for iface in ports:
-            for dscp in roce.dscp:
-                res = ctx.resolve(state, iface.name, dscp)
-                if not res.lossless:
-                    yield self._fault(state, iface, ctx.qos(state, iface.name), res, roce.priority)
+        for iface, res in roce_resolutions(ctx, self.code, state):
+            if not res.lossless and roce is not None:
+                yield self._fault(state, iface, ctx.qos(state, iface.name), res, roce.priority)
 
     def _fault(
         self, state: DeviceState, iface: Interface, qos: QosConfig, res: Resolution, want: int

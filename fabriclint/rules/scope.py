@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from fabriclint.models.common import Source
 from fabriclint.models.finding import Finding
 from fabriclint.models.policy import Severity
-from fabriclint.models.resolve import effective_qos, lossless_priorities
+from fabriclint.models.resolve import Resolution, effective_qos, lossless_priorities
 from fabriclint.models.state import DeviceState, Interface, QosConfig
 from fabriclint.rules.base import Context, OptionsT, Rule
 
@@ -284,6 +284,19 @@ def classified_ports(
     if (intent is None and ports) or len(known) < len(ports):
         ctx.skip(code, state.name)
     return known if intent is not None else []
+
+
+def roce_resolutions(
+    ctx: Context, code: str, state: DeviceState
+) -> Iterator[tuple[Interface, Resolution]]:
+    """Each intended RoCE DSCP resolved on each classified RDMA port (skips recorded as usual)."""
+    roce = ctx.roce(state.name)
+    ports = classified_ports(ctx, code, state, roce)
+    if roce is None:
+        return
+    for iface in ports:
+        for dscp in roce.dscp:
+            yield iface, ctx.resolve(state, iface.name, dscp)
 
 
 def own_configs(state: DeviceState) -> Iterator[tuple[Interface | None, QosConfig]]:
