@@ -1,7 +1,13 @@
-"""Per-platform parsers: pure functions from RawDevice to DeviceState (no I/O)."""
+"""Per-platform parsers: pure functions from RawDevice to DeviceState (no I/O).
+
+A platform's parser is the `parse` function of `fabriclint.parsers.<module>` below; it is
+imported on first use, so a check only loads the parsers its fabric needs.
+"""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Callable
 
 from fabriclint.models.raw import RawDevice
@@ -9,18 +15,28 @@ from fabriclint.models.state import DeviceState
 
 Parser = Callable[[RawDevice], DeviceState]
 
+MODULES: dict[str, str] = {
+    "eos": "fabriclint.parsers.eos",
+    "mlnx-host": "fabriclint.parsers.mlnx_host",
+    "nxos": "fabriclint.parsers.nxos",
+    "junos": "fabriclint.parsers.junos",
+    "sonic": "fabriclint.parsers.sonic",
+    "cumulus": "fabriclint.parsers.cumulus",
+    "opensm": "fabriclint.parsers.opensm",
+}
+
+
+def _exists(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+SUPPORTED_PLATFORMS: tuple[str, ...] = tuple(p for p, m in MODULES.items() if _exists(m))
+
 
 def get_parser(platform: str) -> Parser | None:
-    """The parser for `platform`, imported on demand; None when the platform has none yet."""
-    if platform == "eos":
-        from fabriclint.parsers.eos import parse as parse_eos
-
-        return parse_eos
-    if platform == "mlnx-host":
-        from fabriclint.parsers.mlnx_host import parse as parse_host
-
-        return parse_host
-    return None
-
-
-SUPPORTED_PLATFORMS = ("eos", "mlnx-host")
+    """The parser for `platform`; None when the platform has no parser yet."""
+    module = MODULES.get(platform)
+    if module is None or platform not in SUPPORTED_PLATFORMS:
+        return None
+    parse: Parser = importlib.import_module(module).parse
+    return parse
