@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fabriclint.rules import ecn, fab, meta, mtu, nic, pfc, qos
+from fabriclint.rules import ecn, fab, ib, meta, mtu, nic, pfc, qos
 from fabriclint.rules.base import Rule
 
 ALL_RULES: list[type[Rule[Any]]] = [
@@ -14,6 +14,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *mtu.RULES,
     *nic.RULES,
     *fab.RULES,
+    *ib.RULES,
     *meta.RULES,
 ]
 
