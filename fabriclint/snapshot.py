@@ -8,10 +8,10 @@ import json
 import os
 import tempfile
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Literal
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from fabriclint import __version__
 from fabriclint.models.raw import RawDevice, RawOutput
@@ -43,6 +43,15 @@ class ManifestDevice(BaseModel):
     error: str | None = None
     files: dict[str, str] = Field(default_factory=dict)
     sha256: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("files")
+    @classmethod
+    def _inside_the_device_folder(cls, files: dict[str, str]) -> dict[str, str]:
+        for name in files.values():
+            parts = PurePosixPath(name.replace("\\", "/")).parts
+            if not parts or name.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
+                raise ValueError(f"file name {name!r} must stay inside the device's folder")
+        return files
 
 
 class Manifest(BaseModel):
@@ -132,15 +141,46 @@ def _read_device(root: Path, name: str, entry: ManifestDevice, shown: str) -> Lo
     return LoadedDevice(raw=raw, status="ok")
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _second_line(text: str, key: str) -> int:
+    token = json.dumps(key) + ":"
+    compact = text.replace(json.dumps(key) + " :", token)
+    first = compact.find(token)
+    second = compact.find(token, first + 1)
+    return compact.count("\n", 0, second) + 1 if second >= 0 else 1
+
+
 def read_manifest(root: Path) -> Manifest:
     """Parse and validate manifest.json, raising SnapshotError with a located message."""
     path = root / MANIFEST
     if not path.is_file():
         raise SnapshotError(f"{path}: no {MANIFEST}; not a complete snapshot")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text, object_pairs_hook=_no_duplicates)
+    except UnicodeDecodeError as exc:
+        raise SnapshotError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
         raise SnapshotError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from exc
+    except _DuplicateKey as exc:
+        line = _second_line(text, exc.key)
+        raise SnapshotError(
+            f"{path}:{line}: duplicate key {exc.key!r}; a manifest must name each device and file once"
+        ) from exc
     try:
         return Manifest.model_validate(data)
     except ValidationError as exc:

@@ -113,3 +113,39 @@ def test_atomic_write_keeps_old_file_on_failure(
         atomic_write(target, "new")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def _manifest(tmp_path: Path, body: str) -> None:
+    (tmp_path / "manifest.json").write_text(body)
+
+
+def test_duplicate_device_in_manifest_is_an_input_error(tmp_path: Path) -> None:
+    entry = '{"platform": "eos", "status": "%s", "files": {}}'
+    _manifest(
+        tmp_path,
+        '{"fabriclint": "0", "created": "x", "source": "live", "devices": {\n'
+        f'  "leaf01": {entry % "unreachable"},\n'
+        f'  "leaf01": {entry % "ok"}\n'
+        "}}",
+    )
+    with pytest.raises(SnapshotError, match=r"manifest.json:3: duplicate key 'leaf01'"):
+        load_snapshot(tmp_path)
+
+
+@pytest.mark.parametrize("name", ["/etc/passwd", "../../outside.txt", "a/../../b.txt"])
+def test_manifest_file_names_stay_inside_the_snapshot(tmp_path: Path, name: str) -> None:
+    body = {
+        "fabriclint": "0",
+        "created": "x",
+        "source": "live",
+        "devices": {"leaf01": {"platform": "eos", "files": {"show running-config": name}}},
+    }
+    _manifest(tmp_path, json.dumps(body))
+    with pytest.raises(SnapshotError, match="must stay inside the device's folder"):
+        load_snapshot(tmp_path)
+
+
+def test_manifest_not_utf8(tmp_path: Path) -> None:
+    (tmp_path / "manifest.json").write_bytes(b'{"fabriclint": "\xff"}')
+    with pytest.raises(SnapshotError, match="not UTF-8"):
+        load_snapshot(tmp_path)

@@ -42,6 +42,7 @@ def fast_loader() -> Any:
         ("tag:yaml.org,2002:float", _FLOAT, "-+0123456789."),
     ):
         CoreLoader.add_implicit_resolver(tag, pattern, list(first))
+    CoreLoader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
     CoreLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
     _LOADER = CoreLoader
     del yaml

@@ -49,10 +49,11 @@ def _plain(node: Any, loc: Loc, lines: Positions, values: Positions) -> Any:
     if isinstance(node, CommentedMap):
         out: dict[Any, Any] = {}
         for key, value in node.items():
-            line, col = node.lc.key(key)
-            lines[(*loc, key)] = (line + 1, col + 1)
-            vline, vcol = node.lc.value(key)
-            values[(*loc, key)] = (vline + 1, vcol + 1)
+            position = node.lc.data.get(key)  # merged (<<) keys have no position of their own
+            key = key if isinstance(key, str | int | float | bool) or key is None else str(key)
+            if position is not None:
+                lines[(*loc, key)] = (position[0] + 1, position[1] + 1)
+                values[(*loc, key)] = (position[2] + 1, position[3] + 1)
             out[key] = _plain(value, (*loc, key), lines, values)
         return out
     if isinstance(node, CommentedSeq):
@@ -71,6 +72,7 @@ def _duplicates(node: Node | None, file: str) -> list[Problem]:
         seen: dict[Any, int] = {}
         for key_node, value_node in node.value:
             key = getattr(key_node, "value", None)
+            key = key if isinstance(key, str) else repr(key)  # complex keys (? [a]) are unhashable
             mark = key_node.start_mark
             if key in seen:
                 message = f"duplicate key '{key}' (first at line {seen[key]}); YAML keeps only one"
@@ -144,6 +146,9 @@ def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         return None, [Problem(display, 1, 1, f"cannot read: {exc.strerror or exc}")]
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        return None, [Problem(display, line, 1, f"not UTF-8 text (byte {exc.start}): {exc.reason}", "PARSE003")]
     try:
         data = _fast_load(text)
     except Exception:  # any libyaml complaint: the ruamel path below reports it with its position

@@ -6,6 +6,8 @@ Semantics and defaults assumed are documented in docs/platforms/eos.md.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from functools import partial
 
 from fabriclint.models.common import Source
@@ -17,6 +19,15 @@ from fabriclint.parsers.eos_global import Block, top_line
 from fabriclint.parsers.eos_scope import Sub, report_qos_words
 from fabriclint.parsers.eos_show import parse_show_interfaces
 
+# An EOS running-config (or a fragment of one) has at least one top-level line starting with one of
+# these words; random text, a README or another vendor's JSON/YAML has none.
+_EOS_MARK = re.compile(
+    r"^(?:! device: |(?:interface|hostname|end|qos|priority-flow-control|class-map|policy-map|"
+    r"router|vlan|ip|ipv6|username|management|spanning-tree|service|no|aaa|logging|ntp|"
+    r"snmp-server|transceiver|daemon|mlag|dns|platform|hardware|lldp|vrf|route-map|"
+    r"queue-monitor|errdisable|load-interval|sflow|system|clock|banner|boot)\b)",
+    re.M,
+)
 RUNNING_CONFIG = "show running-config"
 SHOW_INTERFACES = "show interfaces"
 
@@ -41,8 +52,9 @@ def _parse(raw: RawDevice) -> DeviceState:
         walk(draft, config.text)
     shown = parse_show_interfaces(show.text, show.file) if show is not None else {}
     state = build_state(raw.name, draft, shown, with_config=problem is None)
-    if problem is not None:
-        state.problems.append(problem)
+    for found in (problem, _show_problem(raw, shown)):
+        if found is not None:
+            state.problems.append(found)
     state.inputs = [cmd for cmd in (RUNNING_CONFIG, SHOW_INTERFACES) if cmd in raw.outputs]
     return state
 
@@ -55,7 +67,25 @@ def _config_problem(raw: RawDevice) -> InputProblem | None:
     if not config.text.strip():
         message = f"'{RUNNING_CONFIG}' output is empty"
         return InputProblem(kind="unparseable", message=message, source=Source(file=config.file))
+    if _EOS_MARK.search(config.text) is None:
+        message = (
+            f"'{RUNNING_CONFIG}' does not look like an EOS configuration "
+            "(no top-level EOS command such as 'interface', 'hostname', 'qos' or 'end')"
+        )
+        return InputProblem(
+            kind="unparseable", message=message, source=Source(file=config.file, line=1)
+        )
     return None
+
+
+def _show_problem(raw: RawDevice, shown: Mapping[str, object]) -> InputProblem | None:
+    show = raw.outputs.get(SHOW_INTERFACES)
+    if show is None or shown or not show.text.strip():
+        return None
+    message = (
+        f"'{SHOW_INTERFACES}' has no 'EthernetN is up, line protocol is up' line: not EOS output"
+    )
+    return InputProblem(kind="unparseable", message=message, source=Source(file=show.file, line=1))
 
 
 def walk(draft: Draft, text: str) -> None:

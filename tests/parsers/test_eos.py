@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from textwrap import dedent
 
 import pytest
@@ -468,7 +467,34 @@ def test_random_garbage_never_raises() -> None:
 def test_huge_lines_stay_linear() -> None:
     show = " MTU , line protocol is " * 100_000  # one 2.4 MB line full of markers
     config = "qos map dscp " + "1 " * 100_000 + "to traffic-class 3\n" + "x" * 1_000_000 + "\n"
-    started = time.perf_counter()
-    state = run(config, show)
-    assert time.perf_counter() - started < 10  # quadratic scanning would take minutes
+    state = run(config, show)  # quadratic scanning would take minutes (speed: see benchmarks/)
     assert (state.qos.dscp_to_tc or {})[1] == 3
+
+
+@pytest.mark.parametrize(
+    ("command", "text"),
+    [
+        ("show running-config", "# fabriclint\n\nThis is a README, not a switch config.\n"),
+        ("show running-config", '{"PORT_QOS_MAP": {"global": {}}}\n'),
+        ("show running-config", "\x00\x01\x02 binary junk \xff\n"),
+    ],
+)
+def test_text_that_is_not_eos_is_unparseable(command: str, text: str) -> None:
+    raw = RawDevice(
+        name="sw1", platform="eos", outputs={command: RawOutput(text=text, file="sw1.cfg")}
+    )
+    state = parse(raw)
+    (problem,) = state.problems
+    assert problem.kind == "unparseable" and problem.source is not None and problem.source.line == 1
+    assert "does not look like an EOS configuration" in problem.message
+
+
+def test_show_interfaces_junk_is_unparseable() -> None:
+    outputs = {
+        "show running-config": RawOutput(text="hostname sw1\n", file="rc.txt"),
+        "show interfaces": RawOutput(text="% Invalid input\n", file="si.txt"),
+    }
+    state = parse(RawDevice(name="sw1", platform="eos", outputs=outputs))
+    assert [(p.kind, p.source.file if p.source else None) for p in state.problems] == [
+        ("unparseable", "si.txt")
+    ]
