@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -230,6 +231,7 @@ def exit_code_for(report: Report, fail_on: Severity) -> ExitCode:
 def run_check(opts: CheckOptions) -> CheckResult:
     """Run a full offline check. Raises FabricError / SnapshotError for input errors (exit 2)."""
     fabric = load_fabric(opts.fabric_dir, option_models())
+    _check_cli_codes(opts, [*BY_CODE, *(r.code for r in fabric.policy.site_rules)])
     snap = find_snapshot(fabric, opts)
     ctx = parse_snapshot(fabric, snap, opts)
     selection = Selection(
@@ -244,6 +246,19 @@ def run_check(opts: CheckOptions) -> CheckResult:
     return CheckResult(report=report, exit_code=exit_code_for(report, fail_on), states=ctx.states)
 
 
-def known_codes() -> list[str]:
-    """Every built-in rule code."""
-    return sorted(BY_CODE)
+class UsageError(Exception):
+    """A command-line value that names nothing (exit 2)."""
+
+
+def _check_cli_codes(opts: CheckOptions, codes: list[str]) -> None:
+    """Unknown codes on the command line are errors: a typo must never select nothing silently."""
+    for flag, values in (
+        ("--select", opts.select or []),
+        ("--extend-select", opts.extend_select),
+        ("--ignore", opts.ignore),
+    ):
+        for code in values:
+            if code != "ALL" and not any(c.startswith(code) for c in codes):
+                hint = difflib.get_close_matches(code, codes, n=1)
+                tip = f"; did you mean '{hint[0]}'?" if hint else ""
+                raise UsageError(f"{flag}: unknown rule code '{code}'{tip}")

@@ -71,7 +71,7 @@ def check(
     color: bool | None = typer.Option(None, "--color/--no-color", help="Force color on or off."),
 ) -> None:
     """Check a fabric: exit 0 clean, 1 findings, 2 input error, 3 incomplete."""
-    from fabriclint.engine import CheckOptions, run_check
+    from fabriclint.engine import CheckOptions, UsageError, run_check
     from fabriclint.loaders.fabric import FabricError
     from fabriclint.reporters import get_reporter
     from fabriclint.snapshot import SnapshotError, atomic_write
@@ -93,12 +93,15 @@ def check(
             result = run_check(opts)
     except FabricError as exc:
         raise fail(exc.problems) from None
-    except SnapshotError as exc:
+    except (SnapshotError, UsageError) as exc:
         raise fail([str(exc)]) from None
     use_color = color if color is not None else (output is None and sys.stdout.isatty())
     text = get_reporter(fmt.value, color=use_color)(result.report)
     if output is not None:
-        atomic_write(output, text)
+        try:
+            atomic_write(output, text)
+        except OSError as exc:
+            raise fail([f"{output}: cannot write the report: {exc.strerror or exc}"]) from None
         typer.echo(f"wrote {output}", err=True)
     else:
         typer.echo(text, nl=False)

@@ -153,36 +153,54 @@ def resolve_policy(
     return _merge_policy(result, policy), problems
 
 
+def _unknown_codes(doc: YamlDoc, policy: Policy, codes: list[str]) -> list[Problem]:
+    """Every code a policy names that matches no built-in or site rule."""
+    places: list[tuple[tuple[str | int, ...], str]] = []
+    for field_name in ("select", "extend_select", "ignore"):
+        values = getattr(policy, field_name) or []
+        places += [((field_name, i), code) for i, code in enumerate(values)]
+    for field_name in ("per_device_ignores", "per_role_ignores"):
+        for key, values in getattr(policy, field_name).items():
+            places += [((field_name, key, i), code) for i, code in enumerate(values)]
+    places += [(("severity", code), code) for code in policy.severity]
+    return [
+        doc.problem(loc, f"unknown rule code '{code}'{_suggest(code, codes)}")
+        for loc, code in places
+        if code != "ALL" and not any(c.startswith(code) for c in codes)
+    ]
+
+
 def _check_policy(
     policy: Policy, doc: YamlDoc | None, known: dict[str, type[BaseModel]]
 ) -> list[Problem]:
     if doc is None:
         return []
-    problems: list[Problem] = []
-    codes = sorted(known)
-
-    def check_codes(loc: tuple[str | int, ...], values: list[str]) -> None:
-        for index, code in enumerate(values):
-            if code != "ALL" and not any(c.startswith(code) for c in codes):
-                problems.append(
-                    doc.problem((*loc, index), f"unknown rule code '{code}'{_suggest(code, codes)}")
-                )
-
-    check_codes(("select",), policy.select or [])
-    check_codes(("extend_select",), policy.extend_select)
-    check_codes(("ignore",), policy.ignore)
-    for field_name in ("per_device_ignores", "per_role_ignores"):
-        for key, values in getattr(policy, field_name).items():
-            check_codes((field_name, key), values)
+    codes = sorted({*known, *(r.code for r in policy.site_rules)})
+    problems = _unknown_codes(doc, policy, codes)
     for code, opts in policy.options.items():
         problems += _check_options(doc, code, opts, known, codes)
+    problems += _check_site_schemas(policy, doc)
     site_codes = [r.code for r in policy.site_rules]
     for index, rule in enumerate(policy.site_rules):
         if rule.code in known or site_codes.count(rule.code) > 1:
+            message = f"site rule code '{rule.code}' is already used"
+            problems.append(doc.problem(("site_rules", index, "code"), message))
+    return problems
+
+
+def _check_site_schemas(policy: Policy, doc: YamlDoc) -> list[Problem]:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    problems = []
+    for index, rule in enumerate(policy.site_rules):
+        try:
+            Draft202012Validator.check_schema(rule.schema_)
+        except SchemaError as exc:
+            where = ".".join(str(p) for p in exc.absolute_path) or "(top)"
+            message = f"site rule {rule.code}: invalid JSON Schema at {where}: {exc.message}"
             problems.append(
-                doc.problem(
-                    ("site_rules", index, "code"), f"site rule code '{rule.code}' is already used"
-                )
+                doc.problem(("site_rules", index, "schema", *exc.absolute_path), message)
             )
     return problems
 

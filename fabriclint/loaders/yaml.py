@@ -48,9 +48,9 @@ Positions = dict[Loc, tuple[int, int]]
 def _plain(node: Any, loc: Loc, lines: Positions, values: Positions) -> Any:
     if isinstance(node, CommentedMap):
         out: dict[Any, Any] = {}
-        for key, value in node.items():
-            position = node.lc.data.get(key)  # merged (<<) keys have no position of their own
-            key = key if isinstance(key, str | int | float | bool) or key is None else str(key)
+        for raw_key, value in node.items():
+            position = node.lc.data.get(raw_key)  # merged (<<) keys have no position of their own
+            key: str | int = raw_key if isinstance(raw_key, str | int) else str(raw_key)
             if position is not None:
                 lines[(*loc, key)] = (position[0] + 1, position[1] + 1)
                 values[(*loc, key)] = (position[2] + 1, position[3] + 1)
@@ -148,7 +148,11 @@ def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
         return None, [Problem(display, 1, 1, f"cannot read: {exc.strerror or exc}")]
     except UnicodeDecodeError as exc:
         line = path.read_bytes()[: exc.start].count(b"\n") + 1
-        return None, [Problem(display, line, 1, f"not UTF-8 text (byte {exc.start}): {exc.reason}", "PARSE003")]
+        return None, [
+            Problem(
+                display, line, 1, f"not UTF-8 text (byte {exc.start}): {exc.reason}", "PARSE003"
+            )
+        ]
     try:
         data = _fast_load(text)
     except Exception:  # any libyaml complaint: the ruamel path below reports it with its position

@@ -120,3 +120,39 @@ def test_rules_explain(fabric_dir: Path) -> None:
     assert code == 2 and "did you mean" in out
     code, out = invoke("rules")
     assert code == 0 and "PARSE003" in out
+
+
+def test_unknown_cli_code_is_a_usage_error(fabric_dir: Path) -> None:
+    code, out = invoke("check", str(fabric_dir), "--select", "PFX002")
+    assert code == 2 and "--select: unknown rule code 'PFX002'; did you mean 'PFC002'?" in out
+    code, out = invoke("check", str(fabric_dir), "--ignore", "nope")
+    assert code == 2 and "--ignore: unknown rule code 'NOPE'" in out
+
+
+def test_unwritable_output_is_a_usage_error(fabric_dir: Path, tmp_path: Path) -> None:
+    write_snapshot(
+        fabric_dir / "snapshots" / "s1",
+        {"leaf01": ("eos", {}), "gpu01": ("mlnx-host", {})},
+        statuses={"leaf01": ("timeout", "t"), "gpu01": ("timeout", "t")},
+    )
+    code, out = invoke("check", str(fabric_dir), "-o", str(tmp_path))  # a directory
+    assert code == 2 and "cannot write the report" in out
+
+
+def test_report_file_mode_follows_umask(fabric_dir: Path, tmp_path: Path) -> None:
+    write_snapshot(
+        fabric_dir / "snapshots" / "s1",
+        {"leaf01": ("eos", {}), "gpu01": ("mlnx-host", {})},
+        statuses={"leaf01": ("timeout", "t"), "gpu01": ("timeout", "t")},
+    )
+    target = tmp_path / "r.json"
+    invoke("check", str(fabric_dir), "-f", "json", "-o", str(target))
+    assert target.stat().st_mode & 0o777 == 0o666 & ~_current_umask()
+
+
+def _current_umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -136,3 +136,20 @@ def test_missing_directory(tmp_path: Path) -> None:
     code, out = run_validate(tmp_path / "nope")
     assert code == 2
     assert "fabric directory not found" in out
+
+
+def test_site_rules_in_policy(fabric_dir: Path) -> None:
+    (fabric_dir / "policy.yaml").write_text(
+        "ignore: [SITE001]\n"
+        "severity: {PFX001: error}\n"
+        "site_rules:\n"
+        "  - code: SITE001\n"
+        "    name: leaf-mtu\n"
+        "    message: leaf MTU\n"
+        "    schema: {type: foo}\n"
+    )
+    code, out = run_validate(fabric_dir)
+    assert code == 2
+    assert "unknown rule code 'SITE001'" not in out
+    assert "policy.yaml:2:12: unknown rule code 'PFX001'; did you mean 'PFC001'?" in out
+    assert "site rule SITE001: invalid JSON Schema at type:" in out
