@@ -63,45 +63,97 @@ def _suggest(name: str, known: list[str]) -> str:
     return f"; did you mean '{hint[0]}'?" if hint else ""
 
 
-def _check_inventory(inv: Inventory, doc: YamlDoc) -> list[Problem]:
+def _mapping(value: Any) -> dict[Any, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _link_ends(data: dict[Any, Any]) -> list[tuple[tuple[str | int, ...], str, str]]:
+    """(location, device, port) of every well-formed link end, read from the raw YAML."""
+    links = data.get("links")
+    out: list[tuple[tuple[str | int, ...], str, str]] = []
+    for index, link in enumerate(links if isinstance(links, list) else []):
+        for side in ("a", "b"):
+            end = _mapping(link).get(side)
+            if isinstance(end, str) and ":" in end:
+                device, _, port = end.partition(":")
+                out.append((("links", index, side), device, port))
+    return out
+
+
+def _check_inventory(doc: YamlDoc) -> list[Problem]:
+    """Cabling-plan checks on the raw data, so they run even when other keys fail the schema."""
+    data = _mapping(doc.data)
+    devices = list(_mapping(data.get("devices")))
     problems: list[Problem] = []
     seen: dict[tuple[str, str], int] = {}
-    for index, link in enumerate(inv.links):
-        for side, (device, port) in zip(("a", "b"), link.ends(), strict=True):
-            loc = ("links", index, side)
-            if device not in inv.devices:
-                hint = _suggest(device, list(inv.devices))
-                problems.append(
-                    doc.problem(loc, f"link end '{device}:{port}' names an unknown device{hint}")
-                )
-            elif (device, port) in seen:
-                first = seen[(device, port)]
-                problems.append(
-                    doc.problem(loc, f"port {device}:{port} is cabled twice (also in link {first})")
-                )
-            seen.setdefault((device, port), index)
+    for loc, device, port in _link_ends(data):
+        if device not in devices:
+            hint = _suggest(device, devices)
+            problems.append(
+                doc.problem(loc, f"link end '{device}:{port}' names an unknown device{hint}")
+            )
+        elif (device, port) in seen:
+            message = f"port {device}:{port} is cabled twice (also in link {seen[(device, port)]})"
+            problems.append(doc.problem(loc, message))
+        seen.setdefault((device, port), int(loc[1]))
     return problems
 
 
-def _check_intent(intent: Intent, inv: Inventory, doc: YamlDoc) -> list[Problem]:
-    problems: list[Problem] = []
-    profiles = list(intent.profiles)
-    for role, choice in intent.roles.items():
-        if choice.profile not in intent.profiles:
-            msg = f"role '{role}' uses undefined profile '{choice.profile}'{_suggest(choice.profile, profiles)}"
-            problems.append(doc.problem(("roles", role, "profile"), msg))
-    for device, chosen in intent.devices.items():
-        if device not in inv.devices:
-            msg = f"intent for unknown device '{device}'{_suggest(device, list(inv.devices))}"
-            problems.append(doc.problem(("devices", device), msg))
-        if chosen.profile and chosen.profile not in intent.profiles:
-            msg = f"device '{device}' uses undefined profile '{chosen.profile}'{_suggest(chosen.profile, profiles)}"
-            problems.append(doc.problem(("devices", device, "profile"), msg))
-    roles = {d.role for d in inv.devices.values()}
-    for role in intent.roles:
+def _profile_refs(data: dict[Any, Any]) -> list[tuple[tuple[str | int, ...], str, str]]:
+    """(location, who, profile name) of every profile reference in raw intent data."""
+    refs: list[tuple[tuple[str | int, ...], str, str]] = []
+    for section, who in (("roles", "role"), ("devices", "device")):
+        for name, choice in _mapping(data.get(section)).items():
+            profile = _mapping(choice).get("profile")
+            if isinstance(profile, str):
+                refs.append(((section, name, "profile"), f"{who} '{name}'", profile))
+    return refs
+
+
+def _check_intent(doc: YamlDoc, inv_doc: YamlDoc | None) -> list[Problem]:
+    """Reference checks on the raw intent data (run even when other keys fail the schema)."""
+    data = _mapping(doc.data)
+    profiles = [str(p) for p in _mapping(data.get("profiles"))]
+    problems = [
+        doc.problem(loc, f"{who} uses undefined profile '{name}'{_suggest(name, profiles)}")
+        for loc, who, name in _profile_refs(data)
+        if name not in profiles
+    ]
+    if inv_doc is None:
+        return problems
+    inv_devices = _mapping(_mapping(inv_doc.data).get("devices"))
+    roles = sorted({str(_mapping(d).get("role")) for d in inv_devices.values()})
+    for device in _mapping(data.get("devices")):
+        if device not in inv_devices:
+            hint = _suggest(str(device), list(inv_devices))
+            problems.append(
+                doc.problem(("devices", device), f"intent for unknown device '{device}'{hint}")
+            )
+    for role in _mapping(data.get("roles")):
         if role not in roles:
-            msg = f"role '{role}' is used by no device in the inventory{_suggest(role, sorted(roles))}"
-            problems.append(doc.problem(("roles", role), msg))
+            message = (
+                f"role '{role}' is used by no device in the inventory{_suggest(str(role), roles)}"
+            )
+            problems.append(doc.problem(("roles", role), message))
+    return problems
+
+
+def _check_profiles(intent: Intent, doc: YamlDoc) -> list[Problem]:
+    """Profiles that contradict themselves (the switches would be blamed for intent's mistake)."""
+    problems = []
+    for name, prof in intent.profiles.items():
+        if prof.roce and prof.cnp and prof.cnp.dscp in prof.roce.dscp:
+            message = f"profile '{name}': CNP DSCP {prof.cnp.dscp} is also a RoCE DSCP; CNPs need their own class"
+            problems.append(doc.problem(("profiles", name, "cnp", "dscp"), message, value=True))
+        if prof.roce and prof.pfc and prof.roce.priority not in prof.pfc.priorities:
+            message = (
+                f"profile '{name}': RoCE priority {prof.roce.priority} is not among the PFC "
+                f"priorities {sorted(prof.pfc.priorities)}; RoCE would be lossy"
+            )
+            problems.append(doc.problem(("profiles", name, "pfc", "priorities"), message))
+        if prof.roce and prof.cnp and prof.cnp.priority == prof.roce.priority:
+            message = f"profile '{name}': CNP priority {prof.cnp.priority} equals the RoCE priority"
+            problems.append(doc.problem(("profiles", name, "cnp", "priority"), message, value=True))
     return problems
 
 
@@ -249,10 +301,12 @@ def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric
         loaded, policy_doc, more = _load_model(root / "policy.yaml", Policy)
         problems += more
         policy = loaded or policy
-    if inventory is not None and inv_doc is not None:
-        problems += _check_inventory(inventory, inv_doc)
-        if intent is not None and intent_doc is not None:
-            problems += _check_intent(intent, inventory, intent_doc)
+    if inv_doc is not None:
+        problems += _check_inventory(inv_doc)
+    if intent_doc is not None:
+        problems += _check_intent(intent_doc, inv_doc)
+    if intent is not None and intent_doc is not None:
+        problems += _check_profiles(intent, intent_doc)
     problems += _check_policy(policy, policy_doc, option_models)
     resolved, more = resolve_policy(policy, policy_doc)
     problems += more

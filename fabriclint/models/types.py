@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -11,7 +11,8 @@ Priority = Annotated[int, Field(ge=0, le=7, description="802.1p priority, 0-7.")
 TrafficClass = Annotated[int, Field(ge=0, le=7, description="Traffic class, 0-7.")]
 Mtu = Annotated[int, Field(ge=576, le=65535, description="MTU in bytes.")]
 RoceMtu = Annotated[
-    int, Field(ge=256, le=4096, description="RoCE/IB path MTU in bytes (256-4096).")
+    Literal[256, 512, 1024, 2048, 4096],
+    Field(description="RoCE/IB path MTU in bytes: 256, 512, 1024, 2048 or 4096."),
 ]
 Percent = Annotated[float, Field(ge=0, le=100, description="Percent, 0-100.")]
 Bytes = Annotated[int, Field(ge=0, description="A size in bytes.")]

@@ -153,3 +153,62 @@ def test_site_rules_in_policy(fabric_dir: Path) -> None:
     assert "unknown rule code 'SITE001'" not in out
     assert "policy.yaml:2:12: unknown rule code 'PFX001'; did you mean 'PFC001'?" in out
     assert "site rule SITE001: invalid JSON Schema at type:" in out
+
+
+def test_cabling_checked_even_when_a_device_fails_the_schema(fabric_dir: Path) -> None:
+    inv = fabric_dir / "inventory.yaml"
+    inv.write_text(
+        inv.read_text()
+        .replace("platform: eos", "platform: ios")
+        .replace('"gpu01:ens1np0"', '"gpu9:x"')
+    )
+    code, out = run_validate(fabric_dir)
+    assert code == 2
+    assert "devices.leaf01.platform" in out
+    assert "link end 'gpu9:x' names an unknown device" in out
+
+
+def test_references_checked_even_when_a_profile_fails_the_schema(fabric_dir: Path) -> None:
+    intent = fabric_dir / "intent.yaml"
+    intent.write_text(
+        intent.read_text()
+        .replace("dscp: [26]", "dscp: [99]")
+        .replace("leaf: {profile: roce}", "leaf: {profile: rocee}")
+    )
+    code, out = run_validate(fabric_dir)
+    assert code == 2
+    assert "profiles.roce.roce.dscp.0" in out
+    assert "role 'leaf' uses undefined profile 'rocee'; did you mean 'roce'?" in out
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "cnp: {dscp: 48, priority: 6}",
+            "cnp: {dscp: 26, priority: 6}",
+            "CNP DSCP 26 is also a RoCE DSCP",
+        ),
+        (
+            "pfc: {priorities: [3]",
+            "pfc: {priorities: [4]",
+            "RoCE priority 3 is not among the PFC priorities [4]",
+        ),
+        (
+            "cnp: {dscp: 48, priority: 6}",
+            "cnp: {dscp: 48, priority: 3}",
+            "CNP priority 3 equals the RoCE priority",
+        ),
+        (
+            "roce: 4096",
+            "roce: 4000",
+            "profiles.roce.mtu.roce: Input should be 256, 512, 1024, 2048 or 4096",
+        ),
+    ],
+)
+def test_contradictory_profiles(fabric_dir: Path, old: str, new: str, expected: str) -> None:
+    intent = fabric_dir / "intent.yaml"
+    assert old in intent.read_text()
+    intent.write_text(intent.read_text().replace(old, new))
+    code, out = run_validate(fabric_dir)
+    assert code == 2 and expected in out
