@@ -121,27 +121,48 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
     for (dev, port), (peer_dev, peer_port) in fabric.inventory.peers().items():
         cables.setdefault(dev, []).append((port, peer_dev, peer_port))
     for name, device in fabric.inventory.devices.items():
-        loaded = snap.devices.get(name)
         if opts.progress:
             opts.progress(name)
-        if loaded is None:
-            if opts.configs is not None and device.platform == "mlnx-host":
-                continue  # hosts have no rendered config; they are outside a --configs check
-            ctx.missing[name] = "no data in the snapshot"
-            continue
-        if loaded.raw is None:
-            ctx.missing[name] = f"{loaded.status}: {loaded.error or 'no reason given'}"
-            continue
-        state, why = _parse_one(name, loaded.raw, device.platform)
-        if state is None:
-            ctx.missing[name] = why or "not parsed"
-            continue
-        _annotate(state, fabric, cables)
-        ctx.states[name] = state
+        state = _load_one(ctx, name, device.platform, snap, opts)
+        if state is not None:
+            _annotate(state, fabric, cables)
+            ctx.states[name] = state
     for name, loaded in snap.devices.items():
         if name not in fabric.inventory.devices:
             ctx.unexpected[name] = loaded.raw.platform if loaded.raw else "unknown platform"
     return ctx
+
+
+def _load_one(
+    ctx: Context, name: str, platform: str, snap: Snapshot, opts: CheckOptions
+) -> DeviceState | None:
+    """Parse one inventory device, or record why it cannot be checked (status + reason)."""
+    loaded = snap.devices.get(name)
+    if loaded is None:
+        if opts.configs is not None and platform == "mlnx-host":
+            ctx.status[name] = "not-checked"  # hosts have no rendered config
+            return None
+        _missing(ctx, name, "missing", "no data in the snapshot")
+        return None
+    if loaded.raw is None:
+        _missing(ctx, name, loaded.status, loaded.error or "no reason given")
+        return None
+    if opts.configs is None and loaded.raw.platform != platform:
+        why = f"the snapshot says platform '{loaded.raw.platform}', the inventory '{platform}'"
+        _missing(ctx, name, "platform-mismatch", why)
+        return None
+    state, reason = _parse_one(name, loaded.raw, platform)
+    if state is None:
+        _missing(ctx, name, "unsupported", reason or "not parsed")
+        return None
+    unreadable = any(p.kind == "unparseable" for p in state.problems)
+    ctx.status[name] = "unparseable" if unreadable else "ok"
+    return state
+
+
+def _missing(ctx: Context, name: str, status: str, why: str) -> None:
+    ctx.status[name] = status
+    ctx.missing[name] = f"{status}: {why}"
 
 
 def _run_rules(ctx: Context, fabric: Fabric, selection: Selection) -> list[Finding]:
@@ -172,16 +193,18 @@ def _keep(finding: Finding, ctx: Context, fabric: Fabric, selection: Selection) 
 def _summaries(fabric: Fabric, ctx: Context) -> list[DeviceSummary]:
     out = []
     for name, dev in fabric.inventory.devices.items():
-        state = ctx.states.get(name)
-        if name in ctx.missing:
-            status = ctx.missing[name]
-        elif state is None:
-            status = "not checked (no rendered config)"
-        elif any(p.kind == "unparseable" for p in state.problems):
-            status = "unparseable"
-        else:
-            status = "ok"
-        out.append(DeviceSummary(name=name, platform=dev.platform, role=dev.role, status=status))
+        status = ctx.status.get(name, "missing")
+        error = ctx.missing.get(name, "").partition(": ")[2] or None
+        if status == "unparseable":
+            state = ctx.states[name]
+            error = "; ".join(p.message for p in state.problems if p.kind == "unparseable")
+        elif status == "not-checked":
+            error = "no rendered config for this platform in --configs"
+        out.append(
+            DeviceSummary(
+                name=name, platform=dev.platform, role=dev.role, status=status, error=error
+            )
+        )
     return out
 
 
@@ -192,7 +215,7 @@ def _sort_key(f: Finding) -> tuple[str, int, str, str, str]:
 def build_report(fabric: Fabric, snap: Snapshot, ctx: Context, findings: list[Finding]) -> Report:
     """Assemble the JSON report."""
     devices = _summaries(fabric, ctx)
-    complete = all(d.status == "ok" or d.status.startswith("not checked") for d in devices)
+    complete = all(d.status in ("ok", "not-checked") for d in devices)
     counts = {sev: 0 for sev in ("error", "warning", "info")}
     for f in findings:
         if f.suppressed is None:

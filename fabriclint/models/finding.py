@@ -58,7 +58,11 @@ class DeviceSummary(BaseModel):
     platform: str | None
     role: str | None
     status: str
-    """ok, or why the device could not be checked."""
+    """ok; a collection status (unreachable, auth-failed, timeout, command-failed); missing,
+    missing-file, checksum-mismatch, platform-mismatch, unsupported (no parser), unparseable;
+    or not-checked (a host in a --configs check)."""
+    error: str | None = None
+    """Why the device is not ok, in one line."""
 
 
 class Summary(BaseModel):

@@ -48,11 +48,13 @@ def render(report: Report, color: bool = False) -> str:
         console.print(Text(device, style="bold underline"))
         for finding in items:
             console.print(_line(finding))
-    problems = [
-        d for d in report.devices if d.status != "ok" and not d.status.startswith("not checked")
-    ]
-    for dev in problems:
-        console.print(Text(f"not checked: {dev.name}: {dev.status}", style="bold red"))
+    for dev in report.devices:
+        if dev.status == "not-checked":
+            console.print(Text(f"not checked: {dev.name}: {dev.error}", style="dim"))
+        elif dev.status != "ok":
+            console.print(
+                Text(f"not checked: {dev.name}: {dev.status}: {dev.error}", style="bold red")
+            )
     for code, devices in report.coverage.items():
         names = ", ".join(devices[:4]) + (
             f" and {len(devices) - 4} more" if len(devices) > 4 else ""

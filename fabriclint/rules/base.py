@@ -38,6 +38,8 @@ class Context:
     """Rule code -> devices the rule could not evaluate (reported as coverage)."""
     missing: dict[str, str] = field(default_factory=dict)
     """Inventory devices with no usable data in the snapshot -> why (DRIFT003)."""
+    status: dict[str, str] = field(default_factory=dict)
+    """Inventory device -> status word for the report (ok, unreachable, missing, unsupported, ...)."""
     unexpected: dict[str, str] = field(default_factory=dict)
     """Snapshot devices the inventory does not list -> their platform (DRIFT004)."""
     memo: dict[Any, Any] = field(default_factory=dict)

@@ -43,9 +43,10 @@ def test_missing_file_makes_the_run_incomplete_in_json(fabric_dir: Path) -> None
     assert code == 3
     report = json.loads(out)
     assert report["summary"]["complete"] is False
-    statuses = {d["name"]: d["status"] for d in report["devices"]}
-    assert statuses["leaf01"].startswith("missing-file")
-    assert statuses["gpu01"] == "no data in the snapshot"
+    statuses = {d["name"]: (d["status"], d["error"]) for d in report["devices"]}
+    assert statuses["leaf01"][0] == "missing-file"
+    assert "show_running-config.txt" in statuses["leaf01"][1]
+    assert statuses["gpu01"] == ("missing", "no data in the snapshot")
     assert {f["rule"] for f in report["findings"]} >= {"DRIFT003"}
 
 
@@ -156,3 +157,20 @@ def _current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_platform_mismatch_is_incomplete(fabric_dir: Path) -> None:
+    write_snapshot(
+        fabric_dir / "snapshots" / "s1",
+        {
+            "leaf01": ("nxos", {"show running-config": "hostname leaf01\n"}),
+            "gpu01": ("mlnx-host", {}),
+        },
+        statuses={"gpu01": ("timeout", "t")},
+    )
+    code, out = invoke("check", str(fabric_dir), "--format", "json")
+    report = json.loads(out)
+    assert code == 3
+    leaf = next(d for d in report["devices"] if d["name"] == "leaf01")
+    assert leaf["status"] == "platform-mismatch"
+    assert leaf["error"] == "the snapshot says platform 'nxos', the inventory 'eos'"
