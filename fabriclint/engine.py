@@ -208,8 +208,9 @@ def _summaries(fabric: Fabric, ctx: Context) -> list[DeviceSummary]:
     return out
 
 
-def _sort_key(f: Finding) -> tuple[str, int, str, str, str]:
-    return (f.device or "", -SEVERITY_RANK[f.severity], f.rule, f.object, f.path)
+def _sort_key(f: Finding) -> tuple[str, int, str, str, int, str, str]:
+    where = (f.source.file, f.source.line or 0) if f.source else ("", 0)
+    return (f.device or "", -SEVERITY_RANK[f.severity], f.rule, *where, f.object, f.path)
 
 
 def build_report(fabric: Fabric, snap: Snapshot, ctx: Context, findings: list[Finding]) -> Report:

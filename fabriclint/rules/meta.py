@@ -27,12 +27,16 @@ class UnrecognizedQosConfig(Rule[NoOptions]):
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         for state in ctx.states.values():
+            seen: dict[str, int] = {}
             for item in state.unparsed:
+                text = item.text.strip()
+                # The n-th occurrence of the same text: stable when lines move, unique per device.
+                seen[text] = seen.get(text, 0) + 1
                 line = item.source.line if item.source and item.source.line else 0
                 yield self.finding(
                     state.name,
-                    f"line {line}: {item.text.strip()}",
-                    f"unparsed.{item.text.strip()}",
+                    f"line {line}: {text}",
+                    f"unparsed.{text}.{seen[text]}",
                     f"not modeled: {item.reason}",
                     source=item.source,
                 )
