@@ -29,6 +29,8 @@ class Drift:
     source: Source | None
     missing: bool
     explanation: str = ""
+    comparable: bool = True
+    """False when the device states the value in units intent cannot be compared with."""
 
 
 def _queue_for_priority(qos: QosConfig, priority: int) -> QueueConfig | None:
@@ -57,6 +59,10 @@ def _attr(obj: Any, dotted: str) -> Any:
 Value = tuple[Any, Source | None]
 
 
+class Uncomparable(str):
+    """A value present on the device in units intent cannot be compared with (e.g. segments)."""
+
+
 def _plain_value(value: Any) -> Any:
     return value.value if hasattr(value, "value") else value
 
@@ -83,7 +89,11 @@ def _roce_queue_value(
 ) -> Value:
     queue = _roce_queue(qos, dscp)
     ecn = queue.ecn if queue else None
-    return _attr(queue, rest), (ecn.src() if ecn else queue.src() if queue else None)
+    value = _attr(queue, rest)
+    raw = _attr(queue, rest.replace("_bytes", "_raw")) if rest.endswith("_bytes") else None
+    if value is None and raw is not None:
+        value = Uncomparable(str(raw))  # e.g. '320 segments': cell size unknown, not "missing"
+    return value, (ecn.src() if ecn else queue.src() if queue else None)
 
 
 def _prio_queue_value(_s: DeviceState, _p: str, qos: QosConfig, rest: str, _d: int | None) -> Value:
@@ -157,6 +167,7 @@ def _compare_one(
     actual, source = actual_value(state, port, key, roce_dscp, qos)
     if actual is not None and exp.accepts(actual):
         return []
+    comparable = not isinstance(actual, Uncomparable)
     path = f"interfaces.{port}.{key}" if not key.startswith("rdma.") else f"rdma.{port}.{key[5:]}"
     return [
         Drift(
@@ -170,5 +181,6 @@ def _compare_one(
             source=source,
             missing=actual is None,
             explanation=_explain(exp.value, actual) if actual is not None else "",
+            comparable=comparable,
         )
     ]

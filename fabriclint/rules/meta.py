@@ -116,7 +116,9 @@ class SettingDrift(Rule[NoOptions]):
             key = ("drift", state.name)
             if key not in ctx.memo:
                 ctx.memo[key] = compare(state, render(profile, state, ports), roce_dscp)
-            drifts = [d for d in ctx.memo[key] if d.missing == self.missing]
+            if any(not d.comparable for d in ctx.memo[key]):
+                ctx.skip(self.code, state.name)  # a threshold in segments/time: not comparable
+            drifts = [d for d in ctx.memo[key] if d.missing == self.missing and d.comparable]
             for group in _group(drifts):
                 yield self._finding(state.name, group)
 

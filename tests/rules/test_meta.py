@@ -165,3 +165,16 @@ def test_drift_from_one_line_on_many_ports_is_one_finding() -> None:
     assert finding.path == "interfaces.*.dscp.26.priority"
     assert "on 2 ports (Ethernet1, Ethernet2) is 1, intent says 3" in finding.message
     assert finding.source == Source(file="leaf01.cfg", line=12)
+
+
+def test_threshold_in_segments_is_not_reported_missing() -> None:
+    a, b = switch("leaf01"), switch("leaf02")
+    assert a.qos.queues is not None
+    a.qos.queues[3].ecn = EcnConfig(
+        min_raw="320 segments", max_raw="640 segments", probability_pct=100
+    )
+    for code in ("DRIFT001", "DRIFT002"):
+        assert run_case(Case("x", code, [a, b], [], LINK, ROCE_INTENT)) == []
+    from tests.rules.hosts import skipped
+
+    assert skipped(Case("x", "DRIFT002", [a, b], [], LINK, ROCE_INTENT)) == {"leaf01"}
