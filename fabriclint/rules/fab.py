@@ -91,12 +91,13 @@ class Consensus:
     majority (a tie), every device and scope."""
     sizes: dict[str, int]
     """Device -> how many scopes were compared."""
+    reference: Setting | None
+    """The majority setting (or, on a tie, the tied setting intent declares); None otherwise."""
 
     @property
     def value(self) -> Setting | None:
-        """The majority setting; None when the most common settings tie."""
-        tied = len(self.ranked) > 1 and self.ranked[0][1] == self.ranked[1][1]
-        return None if tied else self.ranked[0][0]
+        """The reference setting; None when the most common settings tie and intent is silent."""
+        return self.reference
 
     def summary(self, peers: str) -> str:
         """'3 of 4 leaf switches have X', or 'leaf switches are split: 1 with X vs 1 with Y'."""
@@ -116,11 +117,21 @@ class Consensus:
         return " and ".join(f"{text} on {names(scopes)}" for text, scopes in by_value.items())
 
 
-def consensus(values: Mapping[str, Mapping[str, Setting]]) -> Consensus | None:
+def _reference(ranked: list[tuple[Setting, int]], preferred: str | None) -> Setting | None:
+    top = [setting for setting, count in ranked if count == ranked[0][1]]
+    if len(top) == 1:
+        return top[0]
+    return next((s for s in top if s.text == preferred), None)
+
+
+def consensus(
+    values: Mapping[str, Mapping[str, Setting]], preferred: str | None = None
+) -> Consensus | None:
     """Each device votes once for each distinct setting it has; a strict majority is the reference.
 
-    With a tie for most common there is no reference and every device is an outlier: the
-    rule cannot tell which side is right, so it shows both.
+    On a tie for most common, the tied setting intent declares (`preferred`) is the reference;
+    when intent is silent there is none and every device is an outlier: the rule cannot tell
+    which side is right, so it shows both.
     """
     counts: Counter[Setting] = Counter()
     for scoped in values.values():
@@ -128,9 +139,9 @@ def consensus(values: Mapping[str, Mapping[str, Setting]]) -> Consensus | None:
     if not counts:
         return None
     ranked = counts.most_common()
-    tied = len(ranked) > 1 and ranked[0][1] == ranked[1][1]
+    reference = _reference(ranked, preferred)
     outliers = {
-        device: {scope: s for scope, s in scoped.items() if tied or s != ranked[0][0]}
+        device: {scope: s for scope, s in scoped.items() if reference is None or s != reference}
         for device, scoped in values.items()
     }
     return Consensus(
@@ -138,6 +149,7 @@ def consensus(values: Mapping[str, Mapping[str, Setting]]) -> Consensus | None:
         voters=len(values),
         outliers={device: scoped for device, scoped in outliers.items() if scoped},
         sizes={device: len(scoped) for device, scoped in values.items()},
+        reference=reference,
     )
 
 
@@ -155,9 +167,10 @@ def gather(
     values: Mapping[str, Mapping[str, Setting]],
     what: str,
     peers: str,
+    preferred: str | None = None,
 ) -> None:
     """Add to `issues` how each device differs from the consensus of `values`."""
-    agreed = consensus(values)
+    agreed = consensus(values, preferred)
     if agreed is None:
         return
     expected = agreed.value.text if agreed.value else None
@@ -260,8 +273,19 @@ class DscpMapInconsistent(Rule[NoOptions]):
                     per_dscp.setdefault((klass, dscp), {})[state.name] = found
         issues: dict[str, list[Issue]] = {}
         for (klass, dscp), values in per_dscp.items():
-            gather(issues, values, f"{klass} DSCP {dscp} to priority", "devices on the RDMA path")
+            intended = self._intended(ctx, klass, sorted(values))
+            what = f"{klass} DSCP {dscp} to priority"
+            gather(issues, values, what, "devices on the RDMA path", intended)
         yield from report(self, issues, "qos", "maps")
+
+    @staticmethod
+    def _intended(ctx: Context, klass: str, devices: list[str]) -> str | None:
+        """The priority intent declares for the class (breaks a tie in the device's favour)."""
+        for device in devices:
+            found = ctx.roce(device) if klass == "RoCE" else ctx.cnp(device)
+            if found is not None:
+                return str(found.priority)
+        return None
 
     def _dscps(self, ctx: Context, device: str) -> list[tuple[str, int]]:
         """('RoCE', dscp) and ('CNP', dscp) pairs the device's intent declares."""

@@ -110,6 +110,14 @@ CASES: list[Case] = [
     # ---- FAB001 dscp-map-inconsistent
     Case("fab001-clean", "FAB001", pod(), [], links=POD_LINKS, intent=ROCE_INTENT),
     Case(
+        "fab001-tie-broken-by-intent",
+        "FAB001",
+        [leaf("leaf01"), leaf("leaf02", dscp_to_tc={26: 4, 48: 6})],
+        [("leaf02", "qos")],
+        links=[("leaf01:Ethernet49", "leaf02:Ethernet49")],
+        intent=ROCE_INTENT,
+    ),
+    Case(
         "fab001-leaf-maps-roce-elsewhere",
         "FAB001",
         pod(leaf02=leaf("leaf02", dscp_to_tc=dscp_map(d26=4))),
