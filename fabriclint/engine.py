@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -13,6 +14,7 @@ from fabriclint import __version__
 from fabriclint.loaders.fabric import Fabric, load_fabric
 from fabriclint.models.common import Source
 from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Report, Summary
+from fabriclint.models.inventory import Inventory, Link
 from fabriclint.models.policy import Severity
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers import get_parser
@@ -116,21 +118,68 @@ def _annotate(
 
 def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Context:
     """Parse every device; devices that cannot be used are recorded as missing."""
-    ctx = Context(inventory=fabric.inventory, intent=fabric.intent, states={})
-    cables: dict[str, list[tuple[str, str, str]]] = {}
-    for (dev, port), (peer_dev, peer_port) in fabric.inventory.peers().items():
-        cables.setdefault(dev, []).append((port, peer_dev, peer_port))
+    probe = Context(
+        inventory=Inventory(name=fabric.inventory.name, devices={}), intent=None, states={}
+    )
+    states: dict[str, DeviceState] = {}
     for name, device in fabric.inventory.devices.items():
         if opts.progress:
             opts.progress(name)
-        state = _load_one(ctx, name, device.platform, snap, opts)
+        state = _load_one(probe, name, device.platform, snap, opts)
         if state is not None:
-            _annotate(state, fabric, cables)
-            ctx.states[name] = state
+            states[name] = state
+    inventory = canonical_links(fabric.inventory, states)
+    ctx = Context(
+        inventory=inventory,
+        intent=fabric.intent,
+        states=states,
+        missing=probe.missing,
+        status=probe.status,
+    )
+    cables: dict[str, list[tuple[str, str, str]]] = {}
+    for (dev, port), (peer_dev, peer_port) in inventory.peers().items():
+        cables.setdefault(dev, []).append((port, peer_dev, peer_port))
+    for state in states.values():
+        _annotate(state, fabric, cables)
     for name, loaded in snap.devices.items():
         if name not in fabric.inventory.devices:
             ctx.unexpected[name] = loaded.raw.platform if loaded.raw else "unknown platform"
     return ctx
+
+
+_PORT = re.compile(r"^([A-Za-z][A-Za-z-]*?)[ -]?([0-9].*)$")
+
+
+def canonical_port(state: DeviceState, name: str) -> str:
+    """The device's own spelling of a cabling-plan port: exact, any case, or abbreviated
+    (`Et1`, `ethernet1`, `Eth1/1` for `Ethernet1/1`); unchanged when not unique."""
+    if name in state.interfaces:
+        return name
+    by_lower = {n.lower(): n for n in state.interfaces}
+    if name.lower() in by_lower:
+        return by_lower[name.lower()]
+    wanted = _PORT.match(name)
+    if wanted is None:
+        return name
+    prefix, number = wanted.group(1).lower(), wanted.group(2)
+    found = [
+        n
+        for n in state.interfaces
+        if (m := _PORT.match(n)) and m.group(1).lower().startswith(prefix) and m.group(2) == number
+    ]
+    return found[0] if len(found) == 1 else name
+
+
+def canonical_links(inventory: Inventory, states: dict[str, DeviceState]) -> Inventory:
+    """The inventory with each link end spelled as its device spells the port."""
+    links = []
+    for link in inventory.links:
+        ends = []
+        for device, port in link.ends():
+            state = states.get(device)
+            ends.append(f"{device}:{canonical_port(state, port) if state else port}")
+        links.append(Link(a=ends[0], b=ends[1]))
+    return inventory.model_copy(update={"links": links})
 
 
 def _load_one(

@@ -237,6 +237,8 @@ class IntentInvalid(Rule[NoOptions]):
     def check(self, ctx: Context) -> Iterator[Finding]:
         for device, port in sorted({end for link in ctx.links() for end in link}):
             state = ctx.states[device]
+            if any(p.kind == "unparseable" for p in state.problems):
+                continue  # PARSE003 already says why its ports are unknown
             if port not in state.interfaces:
                 yield self.finding(
                     device,
