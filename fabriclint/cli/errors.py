@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import typer
 
-from fabriclint.loaders.yaml import Problem
+if TYPE_CHECKING:  # only a type: keep `fabriclint --help` from importing ruamel and pydantic
+    from fabriclint.loaders.yaml import Problem
 
 USAGE_EXIT = 2
 

@@ -43,7 +43,7 @@ def run_case(case: Case) -> list[Finding]:
     inventory = Inventory(
         name="t",
         devices={
-            s.name: Device(platform=s.platform, role=s.role or "leaf")  # type: ignore[arg-type]
+            s.name: Device(platform=s.platform, role=s.role or "leaf")
             for s in case.states
         },
         links=[Link(a=a, b=b) for a, b in case.links],

@@ -5,32 +5,32 @@ from __future__ import annotations
 import pytest
 
 from fabriclint.models.common import Source
-from fabriclint.models.state import EcnConfig, InputProblem, Unparsed
+from fabriclint.models.state import DeviceState, EcnConfig, InputProblem, Unparsed
 from tests.rules.harness import ROCE_INTENT, Case, found, roce_qos, run_case, switch
 
 LINK = [("leaf01:Ethernet1", "leaf02:Ethernet1")]
 
 
-def _pair(**changes: object) -> list:
+def _pair(**changes: object) -> list[DeviceState]:
     a, b = switch("leaf01"), switch("leaf02")
     for key, value in changes.items():
         setattr(a.interfaces["Ethernet1"], key, value)
     return [a, b]
 
 
-def _with_unparsed() -> list:
+def _with_unparsed() -> list[DeviceState]:
     s = switch("leaf01")
     s.unparsed.append(Unparsed(text="qos rewrite dscp", source=Source(file="r.txt", line=7)))
     return [s]
 
 
-def _with_problem(kind: str) -> list:
+def _with_problem(kind: str) -> list[DeviceState]:
     s = switch("leaf01")
-    s.problems.append(InputProblem(kind=kind, message="bad", source=Source(file="r.txt", line=3)))  # type: ignore[arg-type]
+    s.problems.append(InputProblem(kind=kind, message="bad", source=Source(file="r.txt", line=3)))
     return [s]
 
 
-def _ecn(min_bytes: int) -> list:
+def _ecn(min_bytes: int) -> list[DeviceState]:
     a, b = switch("leaf01"), switch("leaf02")
     qos = roce_qos()
     assert qos.queues is not None
@@ -39,7 +39,7 @@ def _ecn(min_bytes: int) -> list:
     return [a, b]
 
 
-def _no_ecn() -> list:
+def _no_ecn() -> list[DeviceState]:
     a, b = switch("leaf01"), switch("leaf02")
     assert a.qos.queues is not None
     a.qos.queues[3].ecn = None
