@@ -107,25 +107,39 @@ class EcnThresholdOrder(FaultRule[NoOptions]):
 
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
         for site, number, ecn in _marking(state):
-            low, high = ecn.min_bytes, ecn.max_bytes
-            if low is None or high is None:
+            pair = _thresholds(ecn)
+            if pair is None:
                 if ecn.min_raw or ecn.max_raw:
-                    ctx.skip(self.code, state.name)  # thresholds not in bytes: not comparable
+                    ctx.skip(self.code, state.name)  # units differ and are not bytes
                 continue
+            (low, high), unit = pair
             if low < high:
                 continue
             problem = "above its maximum" if low > high else "equal to its maximum (step marking)"
             yield Fault(
                 site.at(ecn.src("min_bytes", "max_bytes")),
                 f"queues.{number}.ecn",
-                f"ECN on queue {number} {{where}} has a minimum threshold of {low} B, "
-                f"{problem} of {high} B",
+                f"ECN on queue {number} {{where}} has a minimum threshold of {low:g} {unit}, "
+                f"{problem} of {high:g} {unit}",
                 expected=f"min_bytes < max_bytes ({high})",
                 actual={"min_bytes": low, "max_bytes": high},
                 source=ecn.src("min_bytes", "max_bytes"),
                 queue=number,
                 severity=None if low > high else "warning",
             )
+
+
+def _thresholds(ecn: EcnConfig) -> tuple[tuple[float, float], str] | None:
+    """(min, max) and their unit: bytes when known, else the configured unit when both share it."""
+    if ecn.min_bytes is not None and ecn.max_bytes is not None:
+        return (ecn.min_bytes, ecn.max_bytes), "B"
+    low, high = (ecn.min_raw or "").split(), (ecn.max_raw or "").split()
+    if len(low) != 2 or len(high) != 2 or low[1] != high[1]:
+        return None
+    try:
+        return (float(low[0]), float(high[0])), low[1]
+    except ValueError:
+        return None
 
 
 class EcnThresholdImplausible(FaultRule["EcnThresholdImplausible.Options"]):

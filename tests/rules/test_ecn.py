@@ -100,9 +100,15 @@ CASES: list[Case] = [
         [],
     ),
     Case(
-        "ecn002-other-units",
+        "ecn002-same-raw-unit-compared",
         "ECN002",
         [marked(ecn(None, None, min_raw="320 segments", max_raw="100 segments"))],
+        [("leaf01", "queue 3")],
+    ),
+    Case(
+        "ecn002-mixed-units-not-compared",
+        "ECN002",
+        [marked(ecn(None, None, min_raw="320 segments", max_raw="1 milliseconds"))],
         [],
     ),
     Case(
