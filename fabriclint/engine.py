@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import re
 from collections.abc import Callable
@@ -18,8 +19,10 @@ from fabriclint.models.inventory import Inventory, Link
 from fabriclint.models.policy import Severity
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers import get_parser
+from fabriclint.rules import sup
 from fabriclint.rules.base import Context, Rule
 from fabriclint.rules.registry import ALL_RULES, BY_CODE
+from fabriclint.rules.sup import NOTES
 from fabriclint.selection import Selection
 from fabriclint.site_rules import applies, check_site_rule
 from fabriclint.snapshot import (
@@ -29,6 +32,7 @@ from fabriclint.snapshot import (
     load_snapshot,
     newest_snapshot,
 )
+from fabriclint.suppress import apply, inline_comments, read_baseline
 
 
 class ExitCode(IntEnum):
@@ -52,6 +56,10 @@ class CheckOptions:
     ignore: list[str] = field(default_factory=list)
     fail_on: Severity | None = None
     progress: Callable[[str], None] | None = None
+    baseline: Path | None = None
+    """Findings whose fingerprints are in this baseline file are suppressed (only new ones fail)."""
+    today: dt.date = field(default_factory=dt.date.today)
+    """The date suppression expiry is judged against."""
 
 
 @dataclass
@@ -61,6 +69,8 @@ class CheckResult:
     report: Report
     exit_code: ExitCode
     states: dict[str, DeviceState] = field(default_factory=dict)
+    fail_on: Severity = "error"
+    """The severity threshold that decided the exit code."""
 
 
 def option_models() -> dict[str, type[Any]]:
@@ -89,7 +99,7 @@ def find_snapshot(fabric: Fabric, opts: CheckOptions) -> Snapshot:
 def _parse_one(name: str, raw: Any, platform: str) -> tuple[DeviceState | None, str | None]:
     parser = get_parser(platform)
     if parser is None:
-        return None, f"no parser for platform '{platform}' yet"
+        return None, f"no parser for platform '{platform}' yet"  # unsupported
     try:
         return parser(raw), None
     except Exception as exc:  # a parser bug must make the device incomplete, never crash the run
@@ -214,9 +224,11 @@ def _missing(ctx: Context, name: str, status: str, why: str) -> None:
     ctx.missing[name] = f"{status}: {why}"
 
 
-def _run_rules(ctx: Context, fabric: Fabric, selection: Selection) -> list[Finding]:
+def _run_rules(
+    ctx: Context, fabric: Fabric, selection: Selection, rules: list[type[Rule[Any]]] | None = None
+) -> list[Finding]:
     findings: list[Finding] = []
-    for rule_cls in ALL_RULES:
+    for rule_cls in ALL_RULES if rules is None else rules:
         if not selection.selected(rule_cls.code):
             continue
         options = rule_cls.options_model.model_validate(
@@ -224,7 +236,7 @@ def _run_rules(ctx: Context, fabric: Fabric, selection: Selection) -> list[Findi
         )
         rule: Rule[Any] = rule_cls(options, selection.severity(rule_cls.code, rule_cls.severity))
         findings.extend(rule.check(ctx))
-    for site in fabric.policy.site_rules:
+    for site in fabric.policy.site_rules if rules is None else []:
         if not selection.selected(site.code):
             continue
         for state in ctx.states.values():
@@ -314,9 +326,33 @@ def run_check(opts: CheckOptions) -> CheckResult:
         cli_extend_select=opts.extend_select,
     )
     findings = [f for f in _run_rules(ctx, fabric, selection) if _keep(f, ctx, fabric, selection)]
+    findings += _suppress(findings, ctx, fabric, selection, opts)
     report = build_report(fabric, snap, ctx, findings)
     fail_on: Severity = opts.fail_on or fabric.policy.fail_on or "error"
-    return CheckResult(report=report, exit_code=exit_code_for(report, fail_on), states=ctx.states)
+    return CheckResult(
+        report=report, exit_code=exit_code_for(report, fail_on), states=ctx.states, fail_on=fail_on
+    )
+
+
+def _selects(selection: Selection, prefix: str) -> bool:
+    return any(code.startswith(prefix) and selection.selected(code) for code in BY_CODE)
+
+
+def _suppress(
+    findings: list[Finding], ctx: Context, fabric: Fabric, selection: Selection, opts: CheckOptions
+) -> list[Finding]:
+    """Mark suppressed findings in place; return the SUP findings about the suppressions."""
+    baseline = read_baseline(opts.baseline) if opts.baseline is not None else None
+    policy = [s for s in fabric.policy.suppressions if _selects(selection, s.rule)]
+    inline = inline_comments(findings, Path.cwd())
+    for file, items in inline.items():
+        inline[file] = [i for i in items if any(_selects(selection, c) for c in i.codes)]
+    outcome = apply(findings, policy, inline, baseline, opts.today)
+    notes: dict[str, list[Finding]] = {}
+    for note in outcome.notes:
+        notes.setdefault(note.rule, []).append(note)
+    ctx.memo[NOTES] = notes
+    return _run_rules(ctx, fabric, selection, sup.RULES)
 
 
 class UsageError(Exception):

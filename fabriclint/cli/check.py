@@ -14,10 +14,15 @@ from fabriclint.cli.errors import fail, split_codes
 
 
 class Format(StrEnum):
-    """Output formats."""
+    """Output formats (see docs/ci.md)."""
 
     TEXT = "text"
     JSON = "json"
+    JSONL = "jsonl"
+    SARIF = "sarif"
+    JUNIT = "junit"
+    MARKDOWN = "markdown"
+    GITHUB = "github"
 
 
 class FailOn(StrEnum):
@@ -56,9 +61,20 @@ def check(
     configs: Path | None = typer.Option(
         None, "--configs", help="Flat folder of rendered configs named after devices (leaf01.cfg)."
     ),
-    fmt: Format = typer.Option(Format.TEXT, "--format", "-f", help="Output format."),
-    output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the report to this file."
+    fmts: list[Format] | None = typer.Option(
+        None, "--format", "-f", help="Output format; repeat for several (default text)."
+    ),
+    outputs: list[Path] | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="File for the format in the same position; the rest go to stdout.",
+    ),
+    baseline: Path | None = typer.Option(
+        None, "--baseline", help="Suppress findings recorded in this baseline: only new ones fail."
+    ),
+    write_baseline: Path | None = typer.Option(
+        None, "--write-baseline", help="Record the current findings as accepted, in this file."
     ),
     select: list[str] | None = typer.Option(
         None, "--select", help="Only these rule codes/prefixes."
@@ -72,12 +88,16 @@ def check(
 ) -> None:
     """Check a fabric: exit 0 clean, 1 findings, 2 input error, 3 incomplete."""
     from fabriclint.engine import CheckOptions, UsageError, run_check
-    from fabriclint.loaders.fabric import FabricError
+    from fabriclint.loaders.fabric import FabricError, display_path
     from fabriclint.reporters import get_reporter
-    from fabriclint.snapshot import SnapshotError, atomic_write
+    from fabriclint.snapshot import SnapshotError
+    from fabriclint.suppress import BaselineError
 
     if snapshot is not None and configs is not None:
         raise fail(["--snapshot and --configs are exclusive: pass one of them"])
+    formats = list(fmts or [Format.TEXT])
+    if len(outputs or []) > len(formats):
+        raise fail(["more --output files than --format values: give each output its format"])
     opts = CheckOptions(
         fabric_dir=fabric,
         snapshot=snapshot,
@@ -86,6 +106,7 @@ def check(
         extend_select=split_codes(extend_select),
         ignore=split_codes(ignore),
         fail_on=fail_on.value if fail_on else None,
+        baseline=baseline,
     )
     try:
         with _progress() as step:
@@ -93,16 +114,30 @@ def check(
             result = run_check(opts)
     except FabricError as exc:
         raise fail(exc.problems) from None
-    except (SnapshotError, UsageError) as exc:
+    except (SnapshotError, UsageError, BaselineError) as exc:
         raise fail([str(exc)]) from None
-    use_color = color if color is not None else (output is None and sys.stdout.isatty())
-    text = get_reporter(fmt.value, color=use_color)(result.report)
-    if output is not None:
-        try:
-            atomic_write(output, text)
-        except OSError as exc:
-            raise fail([f"{output}: cannot write the report: {exc.strerror or exc}"]) from None
-        typer.echo(f"wrote {output}", err=True)
-    else:
-        typer.echo(text, nl=False)
+    anchor = display_path(fabric / "inventory.yaml")
+    for index, fmt in enumerate(formats):
+        target = outputs[index] if outputs and index < len(outputs) else None
+        use_color = color if color is not None else (target is None and sys.stdout.isatty())
+        render = get_reporter(fmt.value, color=use_color, fail_on=result.fail_on, anchor=anchor)
+        _emit(render(result.report), target)
+    if write_baseline is not None:
+        from fabriclint.suppress import baseline_text
+
+        _emit(baseline_text(result.report.findings), write_baseline)
     raise typer.Exit(int(result.exit_code))
+
+
+def _emit(text: str, target: Path | None) -> None:
+    """Print to stdout, or write a file atomically (exit 2 when it cannot be written)."""
+    from fabriclint.snapshot import atomic_write
+
+    if target is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        atomic_write(target, text)
+    except OSError as exc:
+        raise fail([f"{target}: cannot write: {exc.strerror or exc}"]) from None
+    typer.echo(f"wrote {target}", err=True)

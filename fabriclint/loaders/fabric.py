@@ -177,6 +177,7 @@ def _merge_policy(base: Policy, over: Policy) -> Policy:
         merged.options[code] = {**merged.options.get(code, {}), **opts}
     merged.fail_on = over.fail_on or merged.fail_on
     merged.site_rules += over.site_rules
+    merged.suppressions += over.suppressions
     merged.extends = []
     return merged
 
@@ -215,6 +216,7 @@ def _unknown_codes(doc: YamlDoc, policy: Policy, codes: list[str]) -> list[Probl
         for key, values in getattr(policy, field_name).items():
             places += [((field_name, key, i), code) for i, code in enumerate(values)]
     places += [(("severity", code), code) for code in policy.severity]
+    places += [(("suppressions", i, "rule"), s.rule) for i, s in enumerate(policy.suppressions)]
     return [
         doc.problem(loc, f"unknown rule code '{code}'{_suggest(code, codes)}")
         for loc, code in places

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any, Literal
 
 from pydantic import Field
@@ -40,6 +41,22 @@ class SiteRule(Strict):
     """JSON Schema (draft 2020-12) applied to the device's DeviceState JSON (schemas/device-state.json)."""
 
 
+class Suppression(Strict):
+    """An accepted finding: it stays in the report, marked suppressed with the reason, and no
+    longer fails the run. A suppression that matches nothing is reported (SUP001)."""
+
+    rule: RuleCode
+    """Rule code or prefix (PFC002, PFC)."""
+    device: str = "*"
+    """Device-name glob."""
+    object: str = "*"
+    """Object glob, as findings name it (interface Ethernet1/1, qos, link *)."""
+    reason: str = Field(min_length=3)
+    """Why this is accepted (required; shown in every report)."""
+    expires: dt.date | None = None
+    """Date after which the suppression lapses and the finding counts again."""
+
+
 class Policy(Strict):
     """policy.yaml. Codes may be given in full (PFC002) or as prefixes (PFC, ALL)."""
 
@@ -63,3 +80,5 @@ class Policy(Strict):
     """Lowest severity that makes the run fail (exit 1)."""
     site_rules: list[SiteRule] = Field(default_factory=list)
     """Site rules written as JSON Schema."""
+    suppressions: list[Suppression] = Field(default_factory=list)
+    """Accepted findings, each with a reason and an optional expiry date."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fabriclint.rules import ecn, fab, ib, meta, mtu, nic, pfc, qos
+from fabriclint.rules import ecn, fab, ib, meta, mtu, nic, pfc, qos, sup
 from fabriclint.rules.base import Rule
 
 ALL_RULES: list[type[Rule[Any]]] = [
@@ -16,6 +16,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *fab.RULES,
     *ib.RULES,
     *meta.RULES,
+    *sup.RULES,
 ]
 
 BY_CODE: dict[str, type[Rule[Any]]] = {rule.code: rule for rule in ALL_RULES}

@@ -36,16 +36,14 @@ class Case:
     options: dict[str, Any] = field(default_factory=dict)
     missing: dict[str, str] = field(default_factory=dict)
     unexpected: dict[str, str] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)
 
 
 def run_case(case: Case) -> list[Finding]:
     """Run the case's rule over its states and return the findings."""
     inventory = Inventory(
         name="t",
-        devices={
-            s.name: Device(platform=s.platform, role=s.role or "leaf")
-            for s in case.states
-        },
+        devices={s.name: Device(platform=s.platform, role=s.role or "leaf") for s in case.states},
         links=[Link(a=a, b=b) for a, b in case.links],
     )
     intent = Intent.model_validate(case.intent) if case.intent is not None else None
@@ -55,6 +53,7 @@ def run_case(case: Case) -> list[Finding]:
         states={s.name: s for s in case.states},
         missing=dict(case.missing),
         unexpected=dict(case.unexpected),
+        memo=dict(case.memo),
     )
     rule_cls = BY_CODE[case.rule]
     rule = rule_cls(rule_cls.options_model.model_validate(case.options))
