@@ -1,22 +1,51 @@
-"""Reporters: one module per format, each a pure `Report -> str`."""
+"""Reporters: one module per format, each a pure `Report -> str`, imported only when chosen."""
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Callable
 
-from fabriclint.models.finding import Report
+from fabriclint.models.finding import DeviceSummary, Report
+from fabriclint.models.policy import Severity
 
 Reporter = Callable[[Report], str]
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "jsonl", "sarif", "junit", "markdown", "github")
+
+NOT_CHECKED = "not-checked"
+"""Status of a device deliberately outside the check (a host in a --configs run): not a gap."""
 
 
-def get_reporter(fmt: str, color: bool = False) -> Reporter:
-    """The reporter for `fmt` (text honours `color`)."""
-    if fmt == "json":
-        from fabriclint.reporters.json import render as render_json
+def unchecked(report: Report) -> list[DeviceSummary]:
+    """Devices that should have been checked and were not: they make the report incomplete."""
+    return [d for d in report.devices if d.status not in ("ok", NOT_CHECKED)]
 
-        return render_json
-    from fabriclint.reporters.text import render as render_text
 
-    return lambda report: render_text(report, color=color)
+def why(device: DeviceSummary) -> str:
+    """A device's status with its reason, in one line."""
+    return f"{device.status}: {device.error}" if device.error else device.status
+
+
+def get_reporter(
+    fmt: str,
+    color: bool = False,
+    *,
+    fail_on: Severity = "error",
+    anchor: str | None = None,
+) -> Reporter:
+    """The reporter for `fmt`.
+
+    text honours `color`; junit makes findings at or above `fail_on` failures; sarif points
+    findings without a source at the `anchor` file (GitHub rejects results without a file).
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format '{fmt}': choose one of {', '.join(FORMATS)}")
+    render = importlib.import_module(f"fabriclint.reporters.{fmt}").render
+    if fmt == "text":
+        return functools.partial(render, color=color)
+    if fmt == "junit":
+        return functools.partial(render, fail_on=fail_on)
+    if fmt == "sarif":
+        return functools.partial(render, anchor=anchor)
+    return functools.partial(render)

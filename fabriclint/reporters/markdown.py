@@ -1,0 +1,157 @@
+"""Markdown for a pull-request comment: a summary table, then findings by severity and device.
+
+A severity section with more than COLLAPSE_AFTER findings shows each device's table in a
+collapsed `<details>`; suppressed findings are always collapsed. At most MAX_ROWS findings, and
+no more than fit in MAX_CHARS (GitHub refuses comments over 65,536 characters), are listed; the
+rest are counted, not shown.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from itertools import groupby
+
+from fabriclint.models.finding import Finding, Report
+from fabriclint.reporters import unchecked, why
+
+COLLAPSE_AFTER = 20
+MAX_ROWS = 150
+MAX_CHARS = 60_000
+MAX_MESSAGE = 300
+SECTIONS = (("error", "Errors"), ("warning", "Warnings"), ("info", "Info"))
+_TABLE_HEAD = ["| rule | object | message | location |", "|---|---|---|---|"]
+
+_MARKUP = re.compile(r"([\\`*_\[\]~|])")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _line(text: str) -> str:
+    """One line of text without control characters (a terminal escape in a config, say)."""
+    return _CONTROL.sub("\N{REPLACEMENT CHARACTER}", " ".join(text.splitlines()))
+
+
+def escape(text: str) -> str:
+    """Inline text safe in a table cell: no HTML, no emphasis or links, no cell breaks."""
+    text = _line(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKUP.sub(r"\\\1", text)
+
+
+def code(text: str) -> str:
+    """A code span for a table cell (pipes must still be escaped inside one in GFM tables)."""
+    text = _line(text).replace("|", "\\|")
+    fence = "``" if "`" in text else "`"
+    return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
+def _location(finding: Finding) -> str:
+    return code(str(finding.source)) if finding.source is not None else "—"
+
+
+def _row(finding: Finding) -> str:
+    rule = f"{code(finding.rule)} {escape(finding.name)}"
+    cells = [rule, escape(finding.object), escape(_short(finding.message)), _location(finding)]
+    return "| " + " | ".join(cells) + " |"
+
+
+def _summary(report: Report) -> list[str]:
+    counts, summary = report.summary.findings, report.summary
+    checked = sum(1 for d in report.devices if d.status == "ok")
+    complete = "yes" if summary.complete else "**NO**"
+    return [
+        "| devices | checked | complete | errors | warnings | info | suppressed |",
+        "|---:|---:|:---:|---:|---:|---:|---:|",
+        f"| {summary.devices} | {checked} | {complete} | {counts.get('error', 0)} "
+        f"| {counts.get('warning', 0)} | {counts.get('info', 0)} | {summary.suppressed} |",
+    ]
+
+
+def _incomplete(report: Report) -> list[str]:
+    skipped = unchecked(report)
+    if not skipped:
+        return []
+    lines = [
+        "",
+        f"> **Incomplete:** {len(skipped)} of {report.summary.devices} devices could not be "
+        "checked; the result cannot be trusted.",
+    ]
+    return lines + [f"> - {code(d.name)}: {escape(why(d))}" for d in skipped]
+
+
+def _device_block(device: str, items: list[Finding], noun: str, collapse: bool) -> list[str]:
+    count = f"({len(items)} {noun if len(items) != 1 else noun.removesuffix('s')})"
+    rows = [*_TABLE_HEAD, *(_row(f) for f in items)]
+    if collapse:  # <summary> sits in an HTML block: markdown escapes would show as backslashes
+        title = f"<b>{html.escape(_line(device))}</b> {count}"
+        return ["<details>", f"<summary>{title}</summary>", "", *rows, "", "</details>", ""]
+    return [f"**{escape(device)}** {count}", "", *rows, ""]
+
+
+def _section(title: str, noun: str, findings: list[Finding], total: int) -> list[str]:
+    """One severity: a block per device, collapsed when the section is long."""
+    lines = [f"### {title} ({total})", ""]
+    collapse = total > COLLAPSE_AFTER
+    for device, items in groupby(findings, key=lambda f: f.device or "(fabric)"):
+        lines += _device_block(device, list(items), noun, collapse)
+    return lines
+
+
+def _suppressed(findings: list[Finding], total: int) -> list[str]:
+    head = ["| rule | device | object | reason | location |", "|---|---|---|---|---|"]
+    rows = [
+        f"| {code(f.rule)} {escape(f.name)} | {escape(f.device or '(fabric)')} | "
+        f"{escape(f.object)} | {escape(_short(f.suppressed or ''))} | {_location(f)} |"
+        for f in findings
+    ]
+    summary = f"<summary>Suppressed ({total})</summary>"
+    return ["<details>", summary, "", *head, *rows, "", "</details>", ""]
+
+
+def _findings(report: Report, max_rows: int) -> list[str]:
+    """The severity sections and the suppressed list, at most `max_rows` findings in all."""
+    budget, lines = max_rows, []
+    active = [f for f in report.findings if f.suppressed is None]
+    for severity, title in SECTIONS:
+        group = sorted((f for f in active if f.severity == severity), key=lambda f: f.device or "")
+        if group:
+            lines += _section(title, title.lower(), group[:budget], len(group))
+            budget -= min(budget, len(group))
+    hidden = [f for f in report.findings if f.suppressed is not None]
+    if hidden:
+        lines += _suppressed(hidden[:budget], len(hidden))
+        budget -= min(budget, len(hidden))
+    listed = max_rows - budget
+    if listed < len(report.findings):
+        more = len(report.findings) - listed
+        lines += [f"_{more} more findings not listed; see the SARIF or JSON report._", ""]
+    return lines
+
+
+def render(report: Report) -> str:
+    """The PR comment body, listing fewer findings until it fits in MAX_CHARS."""
+    rows = MAX_ROWS
+    text = _render(report, rows)
+    while len(text) > MAX_CHARS and rows > 0:
+        rows = rows * 4 // 5
+        text = _render(report, rows)
+    return text
+
+
+def _render(report: Report, max_rows: int) -> str:
+    counts = report.summary.findings
+    verdict = (
+        f"{counts.get('error', 0)} error(s), {counts.get('warning', 0)} warning(s), "
+        f"{counts.get('info', 0)} info"
+    )
+    lines = [f"## fabriclint: {escape(report.fabric)}: {verdict}", "", *_summary(report)]
+    lines += _incomplete(report)
+    where = f"snapshot {code(report.snapshot)}, " if report.snapshot else ""
+    lines += ["", f"<sub>{where}fabriclint {escape(report.fabriclint)}</sub>", ""]
+    if not report.findings:
+        lines += ["No findings.", ""]
+    lines += _findings(report, max_rows)
+    return "\n".join(lines).rstrip("\n") + "\n"
