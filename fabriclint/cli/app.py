@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from fabriclint import __version__
-from fabriclint.cli import check, rules, schema, validate
+from fabriclint.cli import check, diff, rules, schema, validate
 
 app = typer.Typer(
     name="fabriclint",
@@ -16,6 +16,7 @@ app = typer.Typer(
 )
 app.command("check")(check.check)
 app.command("validate")(validate.validate)
+app.command("diff")(diff.diff)
 app.add_typer(rules.app, name="rules")
 app.add_typer(schema.app, name="schema")
 

@@ -119,8 +119,8 @@ class EcnThresholdOrder(FaultRule[NoOptions]):
             yield Fault(
                 site.at(ecn.src("min_bytes", "max_bytes")),
                 f"queues.{number}.ecn",
-                f"ECN on queue {number} {{where}} has a minimum threshold of {low:g} {unit}, "
-                f"{problem} of {high:g} {unit}",
+                f"ECN on queue {number} {{where}} has a minimum threshold of {low:.15g} {unit}, "
+                f"{problem} of {high:.15g} {unit}",
                 expected=f"min_bytes < max_bytes ({high})",
                 actual={"min_bytes": low, "max_bytes": high},
                 source=ecn.src("min_bytes", "max_bytes"),

@@ -1,0 +1,61 @@
+"""`fabriclint diff`: what a change does to the fabric, setting by setting, and the findings it brings."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+
+import typer
+
+from fabriclint.cli.errors import fail
+
+
+class DiffFormat(StrEnum):
+    """Output formats of the diff."""
+
+    TEXT = "text"
+    JSON = "json"
+    MARKDOWN = "markdown"
+
+
+def _fabric_of(snapshot: Path) -> Path | None:
+    """FABRIC for FABRIC/snapshots/NAME, when FABRIC holds an inventory."""
+    parent = snapshot.resolve().parent.parent
+    return parent if (parent / "inventory.yaml").is_file() else None
+
+
+def diff(
+    before: Path = typer.Argument(..., help="Snapshot (or --configs folder) before the change."),
+    after: Path = typer.Argument(..., help="Snapshot (or --configs folder) after the change."),
+    fabric: Path | None = typer.Option(
+        None, "--fabric", help="Fabric directory (default: the one the snapshots live in)."
+    ),
+    configs: bool = typer.Option(
+        False, "--configs", help="BEFORE and AFTER are folders of rendered configs."
+    ),
+    fmt: DiffFormat = typer.Option(DiffFormat.TEXT, "--format", "-f", help="Output format."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file."),
+) -> None:
+    """Semantic diff: exit 0 when the change introduces no failing finding, 1 when it does,
+    2 on input errors, 3 when either side is incomplete."""
+    from fabriclint.diffrun import DiffInputError, run_diff
+    from fabriclint.loaders.fabric import FabricError
+    from fabriclint.snapshot import SnapshotError, atomic_write
+
+    root = fabric or _fabric_of(before)
+    if configs and root is None:
+        raise fail(["--configs needs --fabric (the inventory names each device's platform)"])
+    try:
+        text, code = run_diff(before, after, root, configs, fmt.value)
+    except FabricError as exc:
+        raise fail(exc.problems) from None
+    except (SnapshotError, DiffInputError) as exc:
+        raise fail([str(exc)]) from None
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        try:
+            atomic_write(output, text)
+        except OSError as exc:
+            raise fail([f"{output}: cannot write: {exc.strerror or exc}"]) from None
+    raise typer.Exit(code)
