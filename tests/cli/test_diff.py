@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -25,10 +26,11 @@ def diff(*args: str) -> tuple[int, str]:
 
 
 @pytest.fixture(scope="module")
-def report() -> dict:  # type: ignore[type-arg]
+def report() -> dict[str, Any]:
     code, out = diff(str(SNAPS / "baseline"), str(SNAPS / "broken"), "--format", "json")
     assert code == 1  # the change introduces error findings
-    return json.loads(out)  # type: ignore[no-any-return]
+    data: dict[str, Any] = json.loads(out)
+    return data
 
 
 @pytest.mark.parametrize(
@@ -59,12 +61,12 @@ def report() -> dict:  # type: ignore[type-arg]
     ],
 )
 def test_seeded_fault_is_a_change_with_its_rule(
-    report: dict,
+    report: dict[str, Any],
     device: str,
     setting: str,
     before: object,
     after: object,
-    rule: str,  # type: ignore[type-arg]
+    rule: str,
 ) -> None:
     matches = [
         c
@@ -78,7 +80,7 @@ def test_seeded_fault_is_a_change_with_its_rule(
     assert any(rule in c["rules"] for c in matches)
 
 
-def test_introduced_and_resolved(report: dict) -> None:  # type: ignore[type-arg]
+def test_introduced_and_resolved(report: dict[str, Any]) -> None:
     introduced = {(f["rule"], f["device"]) for f in report["introduced"]}
     assert ("PFC002", "leaf01") in introduced and ("NIC004", "gpu04") in introduced
     assert report["resolved"] == []
