@@ -60,6 +60,8 @@ class CheckOptions:
     """Findings whose fingerprints are in this baseline file are suppressed (only new ones fail)."""
     today: dt.date = field(default_factory=dt.date.today)
     """The date suppression expiry is judged against."""
+    changed_since: str | None = None
+    """Only check devices whose inputs changed in git since this ref (plus link neighbours)."""
 
 
 @dataclass
@@ -132,9 +134,13 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
         inventory=Inventory(name=fabric.inventory.name, devices={}), intent=None, states={}
     )
     states: dict[str, DeviceState] = {}
+    only = _changed_devices(fabric, snap, opts)
     for name, device in fabric.inventory.devices.items():
         if opts.progress:
             opts.progress(name)
+        if only is not None and name not in only:
+            probe.status[name] = "not-checked"  # unchanged since --changed-since
+            continue
         state = _load_one(probe, name, device.platform, snap, opts)
         if state is not None:
             states[name] = state
@@ -190,6 +196,19 @@ def canonical_links(inventory: Inventory, states: dict[str, DeviceState]) -> Inv
             ends.append(f"{device}:{canonical_port(state, port) if state else port}")
         links.append(Link(a=ends[0], b=ends[1]))
     return inventory.model_copy(update={"links": links})
+
+
+def _changed_devices(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> set[str] | None:
+    if opts.changed_since is None:
+        return None
+    from fabriclint.changed import ChangedError, changed_files, select_devices
+
+    inputs = Path(opts.configs) if opts.configs is not None else Path(snap.path)
+    try:
+        changed = changed_files(opts.changed_since, fabric.root)
+    except ChangedError as exc:
+        raise UsageError(f"--changed-since: {exc}") from exc
+    return select_devices(fabric.inventory, fabric.root, inputs, changed)
 
 
 def _load_one(
@@ -260,7 +279,7 @@ def _summaries(fabric: Fabric, ctx: Context) -> list[DeviceSummary]:
             state = ctx.states[name]
             error = "; ".join(p.message for p in state.problems if p.kind == "unparseable")
         elif status == "not-checked":
-            error = "no rendered config for this platform in --configs"
+            error = "outside this check (--changed-since, or no rendered config in --configs)"
         out.append(
             DeviceSummary(
                 name=name, platform=dev.platform, role=dev.role, status=status, error=error

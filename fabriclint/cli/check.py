@@ -73,6 +73,11 @@ def check(
     baseline: Path | None = typer.Option(
         None, "--baseline", help="Suppress findings recorded in this baseline: only new ones fail."
     ),
+    changed_since: str | None = typer.Option(
+        None,
+        "--changed-since",
+        help="Only devices whose files changed in git since REF, plus their link neighbours.",
+    ),
     write_baseline: Path | None = typer.Option(
         None, "--write-baseline", help="Record the current findings as accepted, in this file."
     ),
@@ -107,6 +112,7 @@ def check(
         ignore=split_codes(ignore),
         fail_on=fail_on.value if fail_on else None,
         baseline=baseline,
+        changed_since=changed_since,
     )
     try:
         with _progress() as step:
