@@ -24,10 +24,11 @@ def note(code: str) -> dict[str, dict[str, list[Finding]]]:
     return {NOTES: {code: [finding]}}
 
 
+FIRES: list[tuple[str | None, str]] = [(None, "suppression")]
 CASES: list[Case] = [
     Case(f"{code}-{kind}", code, [switch("leaf01")], expect, memo=memo)
     for code in ("SUP001", "SUP002", "SUP003")
-    for kind, expect, memo in (("fires", [(None, "suppression")], note(code)), ("clean", [], {}))
+    for kind, expect, memo in (("fires", FIRES, note(code)), ("clean", [], {}))
 ]
 
 
