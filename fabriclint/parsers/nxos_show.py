@@ -1,0 +1,79 @@
+"""NX-OS `show interface` text: link and admin state, MTU, bandwidth and port mode per interface."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from fabriclint.models.common import Source, source_at
+
+# Header lines start at column 0; the detail lines that matter start with these (2-space indent).
+# Every other line (counters, mostly) is skipped by one C-level startswith test.
+_HEADER = re.compile(r"(\S+) is (up|down|administratively down)(.*)", re.ASCII)
+_ADMIN = "admin state is "
+_DETAILS = ("  MTU ", "  Port mode is ", "  Belongs to ")
+_MTU = re.compile(r"  MTU (\d+) bytes, BW (\d+) Kbit", re.ASCII)
+
+
+@dataclass(slots=True)
+class ShownInterface:
+    """What `show interface` says about one interface."""
+
+    source: Source
+    """The 'Ethernet1/1 is up' line."""
+    oper_up: bool
+    admin_down: bool
+    mtu: tuple[int, Source] | None = None
+    speed_mbps: tuple[int, Source] | None = None
+    routed: bool | None = None
+    member_of: str | None = None
+    """Port-channel the port belongs to (`Belongs to Po1` gives port-channel1)."""
+    channel: bool = False
+    """True for a port-channel."""
+
+
+def parse_show_interface(text: str, file: str) -> dict[str, ShownInterface]:
+    """Interfaces of a `show interface` output, by name (other lines are ignored)."""
+    out: dict[str, ShownInterface] = {}
+    current: ShownInterface | None = None
+    for number, line in enumerate(text.split("\n"), 1):
+        if line[:1] in (" ", "\t", ""):
+            if current is not None and line.startswith(_DETAILS):
+                _detail(current, line, source_at(file, number))
+            continue
+        if line.startswith(_ADMIN):
+            if current is not None and line[len(_ADMIN) :].startswith("down"):
+                current.admin_down = True
+            continue
+        header = _HEADER.match(line)
+        if header is not None:
+            current = _header(out, header, source_at(file, number))
+    return out
+
+
+def _header(out: dict[str, ShownInterface], found: re.Match[str], source: Source) -> ShownInterface:
+    name, state, tail = found.group(1), found.group(2), found.group(3)
+    admin_down = state == "administratively down" or "(Administratively down)" in tail
+    shown = ShownInterface(
+        source=source,
+        oper_up=state == "up",
+        admin_down=admin_down,
+        channel=name.startswith("port-channel"),
+    )
+    out[name] = shown
+    return shown
+
+
+def _detail(shown: ShownInterface, line: str, source: Source) -> None:
+    mtu = _MTU.match(line)
+    if mtu is not None:
+        if shown.mtu is None:
+            shown.mtu = (int(mtu.group(1)), source)
+            # A port-channel without members shows a placeholder bandwidth (100 Mb/s).
+            if shown.oper_up or not shown.channel:
+                shown.speed_mbps = (int(mtu.group(2)) // 1000, source)
+    elif line.startswith("  Port mode is "):
+        shown.routed = line.rsplit(maxsplit=1)[-1] == "routed"
+    elif line.startswith("  Belongs to "):
+        number = line.rsplit(maxsplit=1)[-1].removeprefix("Po").removeprefix("port-channel")
+        shown.member_of = f"port-channel{number}"
