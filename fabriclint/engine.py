@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import gc
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
@@ -332,12 +334,26 @@ def exit_code_for(report: Report, fail_on: Severity) -> ExitCode:
     return ExitCode.FINDINGS if failing else ExitCode.OK
 
 
+@contextmanager
+def _no_gc_pauses() -> Iterator[None]:
+    """Parsing allocates millions of small objects and few cycles: the cyclic collector's
+    repeated passes over them cost ~30-50 % of parse time for nothing. It runs again after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def run_check(opts: CheckOptions) -> CheckResult:
     """Run a full offline check. Raises FabricError / SnapshotError for input errors (exit 2)."""
     fabric = load_fabric(opts.fabric_dir, option_models())
     _check_cli_codes(opts, [*BY_CODE, *(r.code for r in fabric.policy.site_rules)])
     snap = find_snapshot(fabric, opts)
-    ctx = parse_snapshot(fabric, snap, opts)
+    with _no_gc_pauses():
+        ctx = parse_snapshot(fabric, snap, opts)
     selection = Selection(
         fabric.policy,
         cli_select=opts.select,
