@@ -208,6 +208,17 @@ def load_snapshot(root: Path, base: Path | None = None) -> Snapshot:
     return Snapshot(path=shown, devices=devices)
 
 
+def config_key(platform: str, text: str) -> str:
+    """The input key a rendered config stands for. Cumulus has three config forms: NVUE YAML,
+    NCLU `net add` commands and the legacy traffic.conf; the text says which it is."""
+    if platform == "cumulus":
+        if "\nnet add " in f"\n{text}" or "\nnet del " in f"\n{text}":
+            return "net show configuration commands"
+        if "priority_source" in text or "traffic.packet_priority_source_set" in text:
+            return "/etc/cumulus/datapath/traffic.conf"
+    return CONFIG_COMMAND.get(platform, "show running-config")
+
+
 def load_configs(root: Path, platforms: Mapping[str, str], base: Path | None = None) -> Snapshot:
     """Read a flat folder of rendered configs named after devices (leaf01.cfg, leaf01.conf, ...).
 
@@ -222,8 +233,8 @@ def load_configs(root: Path, platforms: Mapping[str, str], base: Path | None = N
             continue
         name = path.stem
         platform = platforms.get(name, "unknown")
-        command = CONFIG_COMMAND.get(platform, "show running-config")
         text = path.read_text(encoding="utf-8", errors="replace")
+        command = config_key(platform, text)
         raw = RawDevice(
             name=name,
             platform=platform,

@@ -149,3 +149,17 @@ def test_manifest_not_utf8(tmp_path: Path) -> None:
     (tmp_path / "manifest.json").write_bytes(b'{"fabriclint": "\xff"}')
     with pytest.raises(SnapshotError, match="not UTF-8"):
         load_snapshot(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("net add interface swp1 mtu 9216\n", "net show configuration commands"),
+        ("traffic.packet_priority_source_set = [dscp]\n", "/etc/cumulus/datapath/traffic.conf"),
+        ("- set:\n    qos:\n      roce:\n        enable: on\n", "nv config show -o yaml"),
+    ],
+)
+def test_cumulus_config_form_is_recognized(tmp_path: Path, text: str, key: str) -> None:
+    (tmp_path / "leaf01.cfg").write_text(text)
+    raw = load_configs(tmp_path, {"leaf01": "cumulus"}).devices["leaf01"].raw
+    assert raw is not None and list(raw.outputs) == [key]
