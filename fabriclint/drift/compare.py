@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from fabriclint.intent.render import Expected, Rendered
-from fabriclint.models.common import Source
+from fabriclint.models.common import Source, source_at
+from fabriclint.models.ib import InfinibandState, Partition
 from fabriclint.models.resolve import effective_qos, lossless_priorities, resolve_qos
 from fabriclint.models.state import DeviceState, QosConfig, QueueConfig
 
@@ -107,6 +108,77 @@ def _rdma_value(state: DeviceState, port: str, _q: QosConfig, rest: str, _d: int
     return (_attr(rdma, rest), rdma.src(rest)) if rdma else (None, None)
 
 
+# ---- InfiniBand: `ib.sm.<key>` and `ib.partition.<pkey>.<attr>[.<member>]` ---------------------
+
+_MTU_BYTES = {1: 256, 2: 512, 3: 1024, 4: 2048, 5: 4096}
+_RANK = {"limited": 0, "both": 1, "full": 2}
+
+
+def _ib_value(state: DeviceState, _p: str, _q: QosConfig, rest: str, _d: int | None) -> Value:
+    ib = state.infiniband
+    kind, _, tail = rest.partition(".")
+    if ib is None:
+        return None, None
+    if kind == "sm":
+        return _sm_value(ib, tail)
+    if kind == "partition":
+        return _partition_value(ib, tail)
+    return None, None
+
+
+def _sm_value(ib: InfinibandState, key: str) -> Value:
+    sm = ib.sm
+    if sm is None:
+        return None, None
+    if key == "keys":
+        default = [k for k, d in (("m_key", 0), ("sm_key", 1), ("sa_key", 1)) if _default(ib, k, d)]
+        shown = f"default: {', '.join(default)}" if default else "non-default"
+        return shown, sm.src(*default) if default else sm.src()
+    opt = sm.options.get(key)
+    if opt is None:
+        return None, None
+    value: Any = opt.value
+    if isinstance(value, str) and value.startswith("0x") and len(value) == 18:
+        value = int(value, 16)  # 64-bit keys compare as numbers
+    return value, opt.source or sm.src()
+
+
+def _default(ib: InfinibandState, key: str, default: int) -> bool:
+    opt = ib.sm.options[key] if ib.sm else None
+    return (
+        opt is not None
+        and not opt.redacted
+        and isinstance(opt.value, str)
+        and int(opt.value, 16) == default
+    )
+
+
+def _partition_value(ib: InfinibandState, rest: str) -> Value:
+    pkey_text, _, attr = rest.partition(".")
+    pkey = int(pkey_text, 16)
+    part = next((p for p in ib.partitions or [] if p.pkey == pkey), None)
+    if part is None:
+        return None, source_at(ib.partitions_file) if ib.partitions_file else None
+    what, _, member = attr.partition(".")
+    if what == "pkey":
+        return f"0x{pkey:04x}", part.src()
+    if what == "mtu":
+        return _MTU_BYTES.get(part.mtu or 4, part.mtu), part.src("mtu")
+    if what in ("ipoib", "sl"):
+        return getattr(part, what) or (0 if what == "sl" else False), part.src(what)
+    return _membership(part, member, what == "member")
+
+
+def _membership(part: Partition, member: str, presence: bool) -> Value:
+    """A port's membership: listed itself, or covered by ALL / ALL_CAS (host ports are CAs)."""
+    covering = {member, "ALL"} | ({"ALL_CAS"} if member.startswith("0x") else set())
+    found = [m for m in part.members if m.port in covering]
+    if not found:
+        return None, part.src()
+    best = max(found, key=lambda m: _RANK[m.membership])
+    return ("member" if presence else best.membership), best.source
+
+
 _EXTRACTORS = {
     "mtu": _mtu,
     "qos": _qos_value,
@@ -114,6 +186,7 @@ _EXTRACTORS = {
     "roce_queue": _roce_queue_value,
     "priority_queue": _prio_queue_value,
     "rdma": _rdma_value,
+    "ib": _ib_value,
 }
 
 
@@ -152,7 +225,15 @@ def compare(state: DeviceState, rendered: Rendered, roce_dscp: int | None) -> li
         qos = effective_qos(state, port)
         for key, exp in settings.items():
             drifts.extend(_compare_one(state, obj, port, key, exp, roce_dscp, qos))
-    return drifts
+    return _one_per_missing_partition(drifts)
+
+
+def _one_per_missing_partition(drifts: list[Drift]) -> list[Drift]:
+    """A partition that is not configured at all is one drift (its P_Key), not one per member."""
+    absent = {d.key.removesuffix("pkey") for d in drifts if d.missing and d.key.endswith(".pkey")}
+    return [
+        d for d in drifts if d.key.endswith(".pkey") or not any(d.key.startswith(a) for a in absent)
+    ]
 
 
 def _compare_one(
@@ -169,6 +250,8 @@ def _compare_one(
         return []
     comparable = not isinstance(actual, Uncomparable)
     path = f"interfaces.{port}.{key}" if not key.startswith("rdma.") else f"rdma.{port}.{key[5:]}"
+    if key.startswith("ib."):
+        path = f"infiniband.{key[3:]}"
     return [
         Drift(
             obj=obj,

@@ -6,9 +6,11 @@ Keys are model paths; values carry an optional tolerance for numeric thresholds.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fabriclint.models.ib import IbIntent, PartitionIntent, SmIntent
 from fabriclint.models.intent import Profile
 from fabriclint.models.state import DeviceState
 
@@ -110,9 +112,107 @@ def _host_port(profile: Profile) -> dict[str, Expected]:
     return out
 
 
-def render(profile: Profile, state: DeviceState, ports: list[str]) -> Rendered:
-    """Expected settings of each RDMA-carrying port of `state` under `profile`."""
+def render(
+    profile: Profile,
+    state: DeviceState,
+    ports: list[str],
+    states: Mapping[str, DeviceState] | None = None,
+) -> Rendered:
+    """Expected settings of each RDMA-carrying port of `state` under `profile`, plus its
+    InfiniBand objects (`states`, the fabric's parsed devices, resolves host names that
+    partition members name into port GUIDs; without it such members are not compared)."""
     per_port = _host_port(profile) if state.is_host else _switch_port(profile)
-    if not per_port:
-        return {}
-    return {f"interface {port}": dict(per_port) for port in ports}
+    out = {f"interface {port}": dict(per_port) for port in ports} if per_port else {}
+    if profile.infiniband is not None:
+        out.update(_infiniband(profile.infiniband, state, states or {}))
+    return out
+
+
+# ---- InfiniBand (keys `ib.sm.<key>`, `ib.partition.<pkey>.<attr>`, `rdma.<attr>` of HCA ports) ---
+
+_SM_FIELDS = ("routing_engine", "lmc", "sm_priority", "qos", "max_op_vls", "sweep_interval")
+_SM_FIELDS_TOO = ("m_key_protection_level",)
+
+
+def _infiniband(ib: IbIntent, state: DeviceState, states: Mapping[str, DeviceState]) -> Rendered:
+    out: Rendered = {}
+    if state.platform == "opensm":
+        if ib.sm is not None:
+            out["subnet manager"] = _sm(ib.sm)
+        for name, part in (ib.partitions or {}).items():
+            out[f"partition {name}"] = _partition(part, states)
+    elif state.is_host and ib.hca is not None:
+        wanted = {}
+        if ib.hca.active_mtu is not None:
+            wanted["rdma.active_mtu"] = Expected(ib.hca.active_mtu, label="HCA active MTU")
+        if ib.hca.firmware is not None:
+            wanted["rdma.firmware"] = Expected(ib.hca.firmware, label="HCA firmware")
+        for port in _ib_ports(state, ib.hca.ports):
+            out[f"interface {port}"] = dict(wanted)
+    return {obj: settings for obj, settings in out.items() if settings}
+
+
+def _ib_ports(state: DeviceState, listed: list[str] | None) -> list[str]:
+    """The host's IB ports to compare: the listed ones it has (IB010 reports absent ones)."""
+    if listed is not None:
+        return [port for port in listed if port in state.rdma]
+    return [
+        k for k, p in sorted(state.rdma.items()) if (p.link_layer or "").lower() == "infiniband"
+    ]
+
+
+def _number(value: Any) -> Any:
+    """'0x10' or '16' -> 16 (opensm.conf numbers may be written in hex); other values unchanged."""
+    if isinstance(value, str):
+        try:
+            return int(value, 0)
+        except ValueError:
+            return value
+    return value
+
+
+def _sm(sm: SmIntent) -> dict[str, Expected]:
+    out: dict[str, Expected] = {}
+    for key in (*_SM_FIELDS, *_SM_FIELDS_TOO):
+        value = getattr(sm, key)
+        if value is not None:
+            out[f"ib.sm.{key}"] = Expected(value, label=f"opensm {key}")
+    if sm.keys is not None:
+        out["ib.sm.keys"] = Expected(sm.keys, label="opensm m_key/sm_key/sa_key")
+    for key, value in sm.options.items():
+        out[f"ib.sm.{key}"] = Expected(_number(value), label=f"opensm {key}")
+    return out
+
+
+def _partition(part: PartitionIntent, states: Mapping[str, DeviceState]) -> dict[str, Expected]:
+    pkey = f"0x{part.pkey & 0x7FFF:04x}"
+    base = f"ib.partition.{pkey}"
+    out = {f"{base}.pkey": Expected(pkey, label="P_Key")}
+    for attr, label in (("ipoib", "IPoIB"), ("mtu", "IPoIB MTU"), ("sl", "SL")):
+        value = getattr(part, attr)
+        if value is not None:
+            out[f"{base}.{attr}"] = Expected(value, label=label)
+    for member, shown in _members(part.members, states):
+        if part.membership is not None:
+            key, value = f"{base}.membership.{member}", part.membership
+        else:
+            key, value = f"{base}.member.{member}", "member"
+        out[key] = Expected(value, label=f"membership of {shown}")
+    return out
+
+
+_KEYWORDS = ("ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF")
+
+
+def _members(names: list[str], states: Mapping[str, DeviceState]) -> list[tuple[str, str]]:
+    """(port GUID or keyword, label): host names become the GUIDs of their InfiniBand ports."""
+    out: list[tuple[str, str]] = []
+    for name in names:
+        if name in _KEYWORDS:
+            out.append((name, name))
+        elif name.lower().startswith("0x"):
+            out.append((f"0x{int(name, 16):016x}", name))
+        elif name in states and states[name].infiniband is not None:
+            ports = states[name].infiniband.hca_ports  # type: ignore[union-attr]
+            out += [(p.port_guid, f"{name} {k}") for k, p in sorted(ports.items()) if p.port_guid]
+    return out

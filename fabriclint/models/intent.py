@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from fabriclint.models.ib import IbIntent
 from fabriclint.models.inventory import Strict
 from fabriclint.models.types import Bytes, Dscp, Millis, Mtu, Percent, Priority, RoceMtu
 
@@ -110,6 +111,8 @@ class Profile(Strict):
     """Scheduling by the priority whose queue it is."""
     mtu: MtuIntent | None = None
     """MTUs."""
+    infiniband: IbIntent | None = None
+    """InfiniBand: subnet-manager settings, HCA expectations, partitions."""
 
 
 class RoleIntent(Strict):

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from fabriclint.models.common import Located, Source
+from fabriclint.models.ib import InfinibandState
 
 
 class Trust(StrEnum):
@@ -289,6 +290,9 @@ class DeviceState(Located):
     """Ports by name."""
     rdma: dict[str, RdmaPort] = Field(default_factory=dict)
     """RDMA NIC ports by netdev name (hosts)."""
+    infiniband: InfinibandState | None = None
+    """InfiniBand facts: subnet-manager configuration and state (opensm nodes), HCA port
+    addressing (InfiniBand hosts); None for devices without InfiniBand."""
     definitions: list[Definition] = Field(default_factory=list)
     """Named QoS objects defined."""
     references: list[Reference] = Field(default_factory=list)

@@ -1,10 +1,11 @@
-"""Parser for Linux hosts with ConnectX NICs (RoCE): raw command outputs -> DeviceState.
+"""Parser for Linux hosts with ConnectX NICs (RoCE or InfiniBand): raw command outputs -> DeviceState.
 
-The command set is fixed (see docs/platforms/mlnx-host.md): `ibdev2netdev`, `ibv_devinfo -v`,
-`ip -d link show`, and per RDMA netdev / HCA `mlnx_qos -i IF`, `grep -rH . /sys/class/net/IF/ecn`,
-`cma_roce_tos -d DEV -p PORT`, optionally `ethtool -i IF`. Commands are recognised by pattern;
-keys the parser does not know (e.g. `ibstat`) are ignored. The line parsers live in
-`mlnx_verbs` (RDMA tools), `mlnx_sys` (ip link, sysfs, ethtool) and `mlnx_qos`.
+The command set is fixed (see docs/platforms/mlnx-host.md): `ibdev2netdev`, `ibv_devinfo -v`
+and/or `ibstat`, `ip -d link show`, and per RDMA netdev / HCA `mlnx_qos -i IF`,
+`grep -rH . /sys/class/net/IF/ecn`, `cma_roce_tos -d DEV -p PORT`, optionally `ethtool -i IF`.
+Commands are recognised by pattern; keys the parser does not know are ignored. The line parsers
+live in `mlnx_verbs` (RDMA tools), `mlnx_ib` (ibstat, InfiniBand ports), `mlnx_sys` (ip link,
+sysfs, ethtool) and `mlnx_qos`. HCA ports without a netdev are `rdma["mlx5_0/1"]` (mlnx_ib).
 """
 
 from __future__ import annotations
@@ -13,9 +14,19 @@ import re
 from dataclasses import dataclass, field
 
 from fabriclint.models.common import Located, Source
+from fabriclint.models.ib import InfinibandState
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem, Interface, QosConfig, RdmaPort
 from fabriclint.parsers.mlnx_common import At, Log, Text, leading_int, strip_code
+from fabriclint.parsers.mlnx_ib import (
+    Sourced,
+    address,
+    apply_ibstat,
+    devinfo_gid0,
+    hca_ports,
+    parse_ibstat,
+    port_key,
+)
 from fabriclint.parsers.mlnx_qos import parse_mlnx_qos
 from fabriclint.parsers.mlnx_sys import (
     Ecn,
@@ -46,6 +57,7 @@ _MLNX_QOS = re.compile(r"^mlnx_qos -i ?(\S+)$")
 _ECN = re.compile(r"^grep -\w+ \. /sys/class/net/([^/\s]+)/ecn/?$")
 _ETHTOOL = re.compile(r"^ethtool -i (\S+)$")
 _ROCE_TOS = re.compile(r"^cma_roce_tos\b")
+_IBSTAT = re.compile(r"^ibstat(?: \S+)?$")
 
 
 @dataclass
@@ -59,6 +71,7 @@ class _Inputs:
     ecn: dict[str, Text] = field(default_factory=dict)
     ethtool: dict[str, Text] = field(default_factory=dict)
     tos: dict[tuple[str, int], Text] = field(default_factory=dict)
+    ibstat: list[Text] = field(default_factory=list)
     used: list[str] = field(default_factory=list)
 
     def add(self, cmd: str, text: Text) -> None:
@@ -86,6 +99,8 @@ class _Inputs:
             self.devinfo = text
         elif _IP_LINK.match(norm) and self.iplink is None:
             self.iplink = text
+        elif _IBSTAT.match(norm):
+            self.ibstat.append(text)
         else:
             return
         self.used.append(cmd)
@@ -98,6 +113,7 @@ class _Parsed:
     links: dict[str, NetdevLink]
     hcas: dict[str, Hca]
     iplinks: dict[str, Link]
+    ibstat: dict[str, Sourced] = field(default_factory=dict)
 
 
 def parse(raw: RawDevice) -> DeviceState:
@@ -118,17 +134,20 @@ def _build(raw: RawDevice, state: DeviceState) -> None:
         inputs.add(cmd, Text.of(cmd, out.file, out.text))
     state.inputs = sorted(inputs.used)
     log = Log()
-    if inputs.devinfo is None:
+    if inputs.devinfo is None and not inputs.ibstat:
         log.missing(DEVINFO, "required output is missing")
-    if inputs.iplink is None:
-        log.missing(IP_LINK, "required output is missing")
     parsed = _Parsed(
         links=_netdev_links(inputs, log),
         hcas=parse_devinfo(inputs.devinfo, log) if inputs.devinfo else {},
         iplinks=parse_ip_link(inputs.iplink, log) if inputs.iplink else {},
+        ibstat=_ibstat(inputs, log),
     )
+    if inputs.iplink is None and not _infiniband_only(parsed):
+        log.missing(IP_LINK, "required output is missing")
     for netdev in sorted(set(parsed.links) | set(inputs.qos) | set(inputs.ecn)):
         _add_netdev(state, netdev, inputs, parsed, log)
+    _add_unmapped_ports(state, inputs, parsed)
+    _add_ib_addressing(state, inputs, parsed)
     _add_roce_tos(state, inputs, parsed, log)
     _set_os_version(state)
     state.unparsed, state.problems = log.unparsed, log.problems
@@ -161,6 +180,8 @@ def _add_netdev(
         port.hca, port.port = link.hca, link.port
         port.mark("", inputs.ibdev.src(link.line))
         _apply_devinfo(port, parsed.hcas.get(link.hca), inputs.devinfo)
+        if link.hca in parsed.ibstat:
+            apply_ibstat(port, parsed.ibstat[link.hca])
     ecn_text = inputs.ecn.get(netdev)
     if ecn_text is not None:
         _apply_ecn(port, parse_ecn(ecn_text, log), ecn_text)
@@ -168,6 +189,55 @@ def _add_netdev(
     if eth_text is not None:
         _apply_ethtool(port, parse_ethtool_info(eth_text, log), eth_text)
     state.rdma[netdev] = port
+
+
+def _ibstat(inputs: _Inputs, log: Log) -> dict[str, Sourced]:
+    """CAs of every `ibstat` output (the first output naming a CA wins)."""
+    found: dict[str, Sourced] = {}
+    for text in inputs.ibstat:
+        for name, hca in parse_ibstat(text, log).items():
+            found.setdefault(name, (hca, text))
+    return found
+
+
+def _infiniband_only(parsed: _Parsed) -> bool:
+    """True when every HCA port shown is InfiniBand (no netdev MTU to read then)."""
+    layers = [p.get("link_layer") for h in parsed.hcas.values() for p in h.ports.values()]
+    layers += [p.get("Link layer") for h, _ in parsed.ibstat.values() for p in h.ports.values()]
+    values = [strip_code(found.value).lower() for found in layers if found is not None]
+    return bool(values) and all(v == "infiniband" for v in values)
+
+
+def _add_unmapped_ports(state: DeviceState, inputs: _Inputs, parsed: _Parsed) -> None:
+    """HCA ports that no netdev sits on, as rdma["<hca>/<port>"]."""
+    mapped = {(link.hca, link.port) for link in parsed.links.values()}
+    for hca, number in hca_ports(parsed.hcas, parsed.ibstat):
+        if (hca, number) in mapped:
+            continue
+        port = RdmaPort(netdev=port_key(hca, number), hca=hca, port=number)
+        _apply_devinfo(port, parsed.hcas.get(hca), inputs.devinfo)
+        stat = parsed.ibstat.get(hca)
+        if stat is not None:
+            apply_ibstat(port, stat)
+        block = parsed.hcas.get(hca) or (stat[0] if stat else None)
+        text = inputs.devinfo if hca in parsed.hcas else (stat[1] if stat else None)
+        if block is not None and text is not None:
+            port.mark("", text.src(block.ports[number].line))
+        state.rdma[port.netdev] = port
+
+
+def _add_ib_addressing(state: DeviceState, inputs: _Inputs, parsed: _Parsed) -> None:
+    """GUIDs and LIDs of the InfiniBand ports (state.infiniband.hca_ports)."""
+    gids = devinfo_gid0(inputs.devinfo)
+    found = {}
+    for key, port in sorted(state.rdma.items()):
+        if (port.link_layer or "").lower() != "infiniband" or port.hca is None:
+            continue
+        dev = parsed.hcas.get(port.hca)
+        dev_sourced = (dev, inputs.devinfo) if dev is not None and inputs.devinfo else None
+        found[key] = address(port, dev_sourced, parsed.ibstat.get(port.hca), gids)
+    if found:
+        state.infiniband = InfinibandState(hca_ports=found)
 
 
 def _interface(

@@ -18,6 +18,7 @@ from fabriclint.models.state import DeviceState, QosConfig
 from fabriclint.models.types import RoceMtu
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.fab import host_nics, hosts
+from fabriclint.rules.ib_fleet import hca_intent, is_ib, uncabled_ib_ports
 
 End = tuple[str, str]
 
@@ -158,8 +159,9 @@ class RoceMtuTooSmall(Rule["RoceMtuTooSmall.Options"]):
     times the packets, and headers, of 4096, and large transfers lose a measurable share of
     bandwidth. The RoCE active MTU follows the netdev MTU (1500 gives 1024), so this usually
     means a host interface left at 1500. The required size is the intent's `mtu.roce` when the
-    host's profile declares it, else the `min_mtu` option. A host whose cabled port shows no
-    active MTU is skipped (coverage).
+    host's profile declares it, else the `min_mtu` option; for InfiniBand ports (checked whether
+    cabled or not) `infiniband.hca.active_mtu` comes first. A host whose port shows no active
+    MTU is skipped (coverage).
 
     Options:
         min_mtu: required active MTU when intent declares none (default 4096).
@@ -187,8 +189,10 @@ class RoceMtuTooSmall(Rule["RoceMtuTooSmall.Options"]):
         for state in hosts(ctx):
             profile = ctx.profile(state.name)
             declared = profile.mtu.roce if profile and profile.mtu else None
-            floor = declared or self.options.min_mtu
-            for nic in host_nics(ctx, state, self.code):
+            hca = hca_intent(ctx, state.name)
+            for nic in host_nics(ctx, state, self.code) + uncabled_ib_ports(ctx, state):
+                ib_floor = hca.active_mtu if hca is not None and is_ib(nic) else None
+                floor = ib_floor or declared or self.options.min_mtu
                 if nic.active_mtu is None:
                     ctx.skip(self.code, state.name)
                 elif nic.active_mtu < floor:

@@ -1,9 +1,11 @@
 """NIC rules: ConnectX host ports agree with their switch, the intent and the other NICs.
 
-Only NIC ports in the cabling plan are checked. A cabled netdev with no RDMA facts, or a fact a
-rule needs that the inputs do not show, makes the rule skip the host (coverage), never pass it.
-InfiniBand HCA ports have no Ethernet QoS, DCQCN ECN or ToS: NIC001-NIC005 check RoCE ports
-only (IB010 covers InfiniBand port state); NIC006 compares firmware of both.
+Only NIC ports in the cabling plan are checked, plus a host's InfiniBand ports (IB switches are
+rarely in the inventory, so IB ports are rarely cabled; see rules/ib_fleet.py). A cabled netdev
+with no RDMA facts, or a fact a rule needs that the inputs do not show, makes the rule skip the
+host (coverage), never pass it. InfiniBand HCA ports have no Ethernet QoS, DCQCN ECN or ToS:
+NIC001-NIC004 check RoCE ports only; NIC005 compares the rate of IB ports too (a down IB port,
+or one below the intent's rate, is IB010's); NIC006 compares firmware of both.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from fabriclint.models.resolve import lossless_priorities
 from fabriclint.models.state import DeviceState, RdmaPort
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.fab import Issue, Setting, gather, host_nics, hosts, report
+from fabriclint.rules.ib_fleet import below_intended_rate, is_ib, uncabled_ib_ports
 from fabriclint.rules.scope import pfc_source
 
 T = TypeVar("T")
@@ -309,6 +312,12 @@ _UP = {"state": {"ACTIVE", "PORTACTIVE"}, "phys_state": {"LINKUP"}}
 _LABEL = {"state": "state", "phys_state": "physical state"}
 
 
+def port_is_down(nic: RdmaPort) -> dict[str, str]:
+    """The known state fields of a port that are not up ({} when up or unknown)."""
+    values = {"state": nic.state, "phys_state": nic.phys_state}
+    return {k: v for k, v in values.items() if v is not None and _state_word(v) not in _UP[k]}
+
+
 class NicPortDown(Rule[NoOptions]):
     """A RoCE NIC port in the cabling plan is down, or slower than its peers.
 
@@ -317,7 +326,8 @@ class NicPortDown(Rule[NoOptions]):
     physical state not LinkUp (LINK_UP). An up port is slow when its rate is below the fastest
     cabled port of the same NIC model in the fabric. One finding per port: a down port is not
     also reported as slow. A host is skipped (coverage) when a port's state, rate or model is
-    not known. InfiniBand ports are IB010's.
+    not known. InfiniBand ports (cabled or not) are compared with the other ports of their model
+    too; a down IB port, or one below the intent's `infiniband.hca.rate_gbps`, is IB010's.
 
     Options: none.
 
@@ -333,7 +343,7 @@ class NicPortDown(Rule[NoOptions]):
     summary = "an RDMA NIC port is down, or its rate is below its peers'"
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        nics = {state.name: host_nics(ctx, state, self.code, roce=True) for state in hosts(ctx)}
+        nics = {state.name: _checked_nics(ctx, state, self.code) for state in hosts(ctx)}
         fastest: dict[str, float] = {}
         for nic in (nic for ports in nics.values() for nic in ports):
             if nic.model is not None and nic.rate_gbps is not None:
@@ -346,7 +356,9 @@ class NicPortDown(Rule[NoOptions]):
         self, ctx: Context, device: str, nic: RdmaPort, fastest: dict[str, float]
     ) -> Iterator[Finding]:
         values = {"state": nic.state, "phys_state": nic.phys_state}
-        down = {k: v for k, v in values.items() if v is not None and _state_word(v) not in _UP[k]}
+        down = port_is_down(nic)
+        if is_ib(nic) and (down or below_intended_rate(ctx, device, nic)):
+            return  # IB010 reports it
         if down:
             first = next(iter(down))
             shown = ", ".join(f"{_LABEL[k]} {v}" for k, v in values.items() if v is not None)
@@ -391,7 +403,7 @@ class NicFirmwareSkew(Rule["NicFirmwareSkew.Options"]):
     usually an update that stopped half-way. Per NIC model, the version most hosts run is the
     reference; each host with a cabled NIC on another version is reported once (on its first
     such NIC), naming the reference; when hosts are split evenly, all of them are reported.
-    InfiniBand and RoCE ports are both compared. A host is skipped (coverage) when a NIC's
+    InfiniBand and RoCE ports are both compared (IB ports whether cabled or not). A host is skipped (coverage) when a NIC's
     model or a compared version is not known.
 
     Options:
@@ -418,7 +430,7 @@ class NicFirmwareSkew(Rule["NicFirmwareSkew.Options"]):
     options_model = Options
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        nics = {state.name: host_nics(ctx, state, self.code) for state in hosts(ctx)}
+        nics = {state.name: _checked_nics(ctx, state, self.code) for state in hosts(ctx)}
         issues: dict[str, list[Issue]] = {}
         for component in self.options.components:
             for model, values in sorted(self._versions(ctx, nics, component).items()):
@@ -439,6 +451,11 @@ class NicFirmwareSkew(Rule["NicFirmwareSkew.Options"]):
                 setting = Setting(version, f"rdma.{nic.netdev}.{component}", nic.src(component))
                 out.setdefault(nic.model, {}).setdefault(device, {})[nic.netdev] = setting
         return out
+
+
+def _checked_nics(ctx: Context, state: DeviceState, code: str) -> list[RdmaPort]:
+    """Cabled RoCE and IB ports of a host, plus its IB ports outside the cabling plan."""
+    return host_nics(ctx, state, code) + uncabled_ib_ports(ctx, state)
 
 
 RULES: list[type[Rule[Any]]] = [

@@ -424,9 +424,11 @@ def test_never_raises_on_garbage(text: str) -> None:
         state.model_dump_json()  # the result serializes
 
 
-def test_corpus_ibstat_is_ignored_as_an_unknown_command() -> None:
+def test_corpus_ibstat_adds_the_hcas_devinfo_does_not_show() -> None:
     texts = _corpus_texts()
     if not texts:
         pytest.skip("shared corpus not available")
     state = host({"ibstat": texts[0]})
-    assert state.problems == [] and "ibstat" not in state.inputs
+    assert state.problems == [] and "ibstat" in state.inputs
+    assert state.rdma["ens1np0"].sources["state"].file == "ibv_devinfo_-v"  # devinfo wins
+    assert "mlx5_1/1" in state.rdma  # a CA only ibstat shows, without a netdev
