@@ -29,6 +29,7 @@ from fabriclint.models.state import (
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.scope import (
     first,
+    infiniband_only,
     is_infiniband,
     names,
     ordered,
@@ -290,7 +291,9 @@ class DscpMapInconsistent(Rule[NoOptions]):
     def _dscps(self, ctx: Context, device: str) -> list[tuple[str, int]]:
         """('RoCE', dscp) and ('CNP', dscp) pairs the device's intent declares."""
         roce, cnp = ctx.roce(device), ctx.cnp(device)
-        if roce is None or cnp is None:
+        state = ctx.states.get(device)
+        ib_only = state is not None and (state.platform == "opensm" or infiniband_only(state))
+        if (roce is None or cnp is None) and not ib_only:
             ctx.skip(self.code, device)
         pairs = [("RoCE", dscp) for dscp in (roce.dscp if roce else [])]
         return pairs + ([("CNP", cnp.dscp)] if cnp else [])

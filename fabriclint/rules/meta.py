@@ -115,7 +115,7 @@ class SettingDrift(Rule[NoOptions]):
             roce_dscp = profile.roce.dscp[0] if profile.roce else None
             key = ("drift", state.name)
             if key not in ctx.memo:
-                ctx.memo[key] = compare(state, render(profile, state, ports), roce_dscp)
+                ctx.memo[key] = compare(state, render(profile, state, ports, ctx.states), roce_dscp)
             if any(not d.comparable for d in ctx.memo[key]):
                 ctx.skip(self.code, state.name)  # a threshold in segments/time: not comparable
             drifts = [d for d in ctx.memo[key] if d.missing == self.missing and d.comparable]

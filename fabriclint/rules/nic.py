@@ -22,7 +22,7 @@ from fabriclint.models.state import DeviceState, RdmaPort
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.fab import Issue, Setting, gather, host_nics, hosts, report
 from fabriclint.rules.ib_fleet import below_intended_rate, is_ib, uncabled_ib_ports
-from fabriclint.rules.scope import pfc_source
+from fabriclint.rules.scope import infiniband_only, pfc_source
 
 T = TypeVar("T")
 
@@ -37,7 +37,8 @@ def _nics_with(
     for state in hosts(ctx):
         klass = intended(state.name)
         if klass is None:
-            ctx.skip(code, state.name)
+            if not infiniband_only(state):  # an IB-only host has no RoCE class to compare
+                ctx.skip(code, state.name)
             continue
         for nic in host_nics(ctx, state, code, roce=True):
             yield state.name, nic, klass

@@ -262,11 +262,16 @@ def is_infiniband(state: DeviceState, port: str) -> bool:
     return rdma is not None and (rdma.link_layer or "").lower() == "infiniband"
 
 
+def infiniband_only(state: DeviceState) -> bool:
+    """A host whose RDMA ports are all InfiniBand (no RoCE to check)."""
+    return bool(state.rdma) and all(is_infiniband(state, port) for port in state.rdma)
+
+
 def roce_ports(ctx: Context, code: str, state: DeviceState) -> list[Interface]:
     """RDMA-carrying Ethernet ports; records a skip for cabled ports missing from the state and
     for NIC ports whose QoS was not collected (those are left out)."""
-    if state.platform == "opensm":
-        return []
+    if state.platform == "opensm" or infiniband_only(state):
+        return []  # RoCE rules do not apply: not a gap in coverage
     cabled = ctx.cabled_ports(state.name)
     ports = [p for p in ctx.rdma_ports(state) if not is_infiniband(state, p.name)]
     known = [p for p in ports if p.qos is not None or not state.is_host]  # NIC QoS collected?

@@ -224,7 +224,7 @@ SKIPPED: dict[str, set[str]] = {
     "mtu002-unknown-host-mtu-skips": {"gpu01"},
     "mtu003-unknown-active-mtu-skips": {"gpu01"},
     "mtu003-no-rdma-facts-skips": {"gpu01"},
-    "mtu004-skipped-everywhere": {"leaf01", "gpu01"},
+    "mtu004-skipped-everywhere": {"leaf01"},
 }
 
 
