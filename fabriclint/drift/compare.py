@@ -82,7 +82,10 @@ def _qos_value(_s: DeviceState, _p: str, qos: QosConfig, rest: str, _dscp: int |
 def _dscp_value(_s: DeviceState, _p: str, qos: QosConfig, rest: str, _dscp: int | None) -> Value:
     dscp = int(rest.split(".", maxsplit=1)[0])
     res = resolve_qos(qos, dscp)
-    return res.priority, (res.sources[0] if res.sources else qos.src(f"dscp_to_tc.{dscp}"))
+    source = res.sources[0] if res.sources else qos.src(f"dscp_to_tc.{dscp}")
+    if res.tc is not None and res.priority is None:
+        return Uncomparable("a class with no 802.1p priority"), source  # lossy routed class
+    return res.priority, source
 
 
 def _roce_queue_value(

@@ -36,12 +36,10 @@ class Located(BaseModel):
     """Source of each field, keyed by field name or `field.key` ('' = the object itself)."""
 
     def src(self, *keys: str) -> Source | None:
-        """The first source found among `keys`, falling back to the object's own source."""
-        for key in (*keys, ""):
-            found = self.sources.get(key)
-            if found is not None:
-                return found
-        return None
+        """The first source with a line among `keys`, then the object's own source (a platform
+        default has no line: pointing at the object's line beats pointing at no line)."""
+        found = [s for key in (*keys, "") if (s := self.sources.get(key)) is not None]
+        return next((s for s in found if s.line), found[0] if found else None)
 
     def mark(self, key: str, source: Source | None) -> None:
         """Record where `key` came from (no-op for None)."""

@@ -53,7 +53,7 @@ class CodeMap(NamedTuple):
 class Priorities(NamedTuple):
     """Traffic class -> 802.1p priority, with sources and conflicting assignments."""
 
-    values: dict[int, int]
+    values: dict[int, int | None]
     sources: dict[int, Source]
     conflicts: list[MapConflict]
 
@@ -103,7 +103,8 @@ class QosBuilder:
                 )
                 continue
             values[tc], sources[tc] = prio, src
-        return Priorities(values, sources, conflicts)
+        known: dict[int, int | None] = dict(values)
+        return Priorities(known, sources, conflicts)
 
     def default_map(self, kind: str) -> CodeMap:
         """The platform's default classifier of `kind` (line-less sources)."""
@@ -178,23 +179,25 @@ class QosBuilder:
 
     def priorities(self, output: list[tuple[str, int, int]]) -> Priorities:
         """TC -> priority: `pfc-priority`, then `flow-control-queue` mappings, then identity; a
-        lossy TC whose identity is another class's PFC priority gets the lowest free priority."""
-        values, sources = dict(self.explicit.values), dict(self.explicit.sources)
+        lossy TC whose identity is another class's PFC priority has none (null): routed, it
+        carries no 802.1p priority, and identity would wrongly call it lossless."""
+        values: dict[int, int | None] = dict(self.explicit.values)
+        sources = dict(self.explicit.sources)
         conflicts = list(self.explicit.conflicts)
         for token, queue, line in output:
             prio = code_point(token, PCP, self.d.aliases)
             if prio is None:
                 continue
-            if queue in values and values[queue] != prio:
-                given = (values[queue], sources[queue])
+            known = values.get(queue)
+            if known is not None and known != prio:
+                given = (known, sources[queue])
                 conflicts.append(_conflict("tc_to_priority", queue, given, (prio, self.d.at(line))))
-            elif queue not in values:
+            elif known is None:
                 values[queue], sources[queue] = prio, self.d.at(line)
         claimed = set(values.values())
-        free = [p for p in range(8) if p not in claimed]
         for tc in range(8):
-            if tc not in values and tc in claimed and free:
-                values[tc], sources[tc] = free[0], self.d.default
+            if tc not in values and tc in claimed:
+                values[tc], sources[tc] = None, self.d.default
         return Priorities(values, sources, conflicts)
 
     def _buffers(self) -> BufferConfig | None:

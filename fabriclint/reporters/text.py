@@ -59,6 +59,11 @@ def render(report: Report, color: bool = False) -> str:
         names = ", ".join(devices[:4]) + (
             f" and {len(devices) - 4} more" if len(devices) > 4 else ""
         )
-        console.print(Text(f"coverage: {code} not evaluated on {names} (no data)", style="dim"))
+        console.print(
+            Text(
+                f"coverage: {code} not (fully) evaluated on {names}: inputs lack what it needs",
+                style="dim",
+            )
+        )
     console.print(_summary(report))
     return buffer.getvalue()

@@ -118,11 +118,13 @@ class Consensus:
         return " and ".join(f"{text} on {names(scopes)}" for text, scopes in by_value.items())
 
 
-def _reference(ranked: list[tuple[Setting, int]], preferred: str | None) -> Setting | None:
-    top = [setting for setting, count in ranked if count == ranked[0][1]]
-    if len(top) == 1:
-        return top[0]
-    return next((s for s in top if s.text == preferred), None)
+def _reference(
+    ranked: list[tuple[Setting, int]], voters: int, preferred: str | None
+) -> Setting | None:
+    """The setting more than half the devices have; else the one intent declares; else none."""
+    if ranked[0][1] * 2 > voters:
+        return ranked[0][0]
+    return next((s for s, _ in ranked if s.text == preferred), None)
 
 
 def consensus(
@@ -140,7 +142,7 @@ def consensus(
     if not counts:
         return None
     ranked = counts.most_common()
-    reference = _reference(ranked, preferred)
+    reference = _reference(ranked, len(values), preferred)
     outliers = {
         device: {scope: s for scope, s in scoped.items() if reference is None or s != reference}
         for device, scoped in values.items()
@@ -220,13 +222,16 @@ def per_port(ctx: Context, code: str, state: DeviceState, read: Reader) -> dict[
 
 
 def switches_by_role(ctx: Context) -> dict[str, list[DeviceState]]:
-    """Switches grouped by their inventory role."""
+    """Switches grouped by inventory role and platform: one template per group. (Versions,
+    watchdog timers and scheduler forms legitimately differ between vendors of one role.)"""
     groups: dict[str, list[DeviceState]] = {}
+    platforms = {s.platform for s in ctx.states.values() if is_switch(s)}
     for state in ordered(ctx):
         inv = ctx.inventory.devices.get(state.name)
         role = inv.role if inv else state.role
         if is_switch(state) and role is not None:
-            groups.setdefault(role, []).append(state)
+            label = f"{role} ({state.platform})" if len(platforms) > 1 else role
+            groups.setdefault(label, []).append(state)
     return groups
 
 

@@ -37,7 +37,8 @@ class UnrecognizedQosConfig(Rule[NoOptions]):
                     state.name,
                     f"line {line}: {text}",
                     f"unparsed.{text}.{seen[text]}",
-                    f"not modeled: {item.reason}",
+                    "not modeled by fabriclint"
+                    + ("" if item.reason in ("", "not modeled") else f": {item.reason}"),
                     source=item.source,
                 )
 
@@ -156,7 +157,7 @@ def _group(drifts: list[Drift]) -> list[list[Drift]]:
     """Merge the same drift on several ports when one config line causes it (one fault, one finding)."""
     groups: dict[tuple[str, str, str, str], list[Drift]] = {}
     for drift in drifts:
-        line = str(drift.source) if drift.source and drift.source.line else f"port:{drift.port}"
+        line = str(drift.source) if drift.source else "-"  # no line: one finding, not one per port
         key = (drift.key, repr(drift.expected), repr(drift.actual), line)
         groups.setdefault(key, []).append(drift)
     return list(groups.values())

@@ -37,7 +37,7 @@ def _used_priorities(qos: QosConfig) -> set[int] | None:
         return None
     tcs = set((qos.dscp_to_tc or {}).values()) | set((qos.pcp_to_tc or {}).values())
     prio = qos.tc_to_priority or {}
-    return {prio.get(tc, tc) for tc in tcs}
+    return {p for tc in tcs if (p := prio.get(tc, tc)) is not None}
 
 
 class PfcPriorityUnused(FaultRule[NoOptions]):

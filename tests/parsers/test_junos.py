@@ -158,7 +158,7 @@ def test_dscp_pfc_priority_is_the_forwarding_class_pfc_priority() -> None:
     # CNP sits in queue 3, a lossy class: it must not resolve to lossless priority 3.
     cnp = resolve(state, "et-0/0/1", 48)
     assert (cnp.tc, cnp.queue, cnp.lossless) == (3, 3, False)
-    assert cnp.priority == 0  # lowest priority no lossless class claims (documented)
+    assert cnp.priority is None  # a lossy routed class carries no 802.1p priority (documented)
     assert state.qos.sources["tc_to_priority.3"].line is None
 
 
