@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from fabriclint.parsers.common import parse_values, to_int
 from fabriclint.parsers.eos_draft import At, Draft, Scope
 from fabriclint.parsers.eos_scope import Sub, report_qos_words, scope_line
-from fabriclint.parsers.eos_text import DSCP_NAMES, parse_values, to_int, to_seconds_ms
+from fabriclint.parsers.eos_text import DSCP_NAMES, to_seconds_ms
 
 Block = Callable[[str, list[str], int], Sub | None]
 """Handles a line directly inside a top-level block; returns the handler of its children."""

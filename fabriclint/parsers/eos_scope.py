@@ -6,13 +6,13 @@ from collections.abc import Callable
 from functools import partial
 
 from fabriclint.models.state import EcnConfig, QueueConfig, SchedulerMode, Trust
+from fabriclint.parsers.common import to_int
 from fabriclint.parsers.eos_draft import Draft, Scope
 from fabriclint.parsers.eos_text import (
     THRESHOLD_UNITS,
     options,
     speed_mbps,
     threshold_bytes,
-    to_int,
     to_seconds_ms,
 )
 

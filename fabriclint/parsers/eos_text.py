@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from fabriclint.parsers.common import to_int
+
 # Names EOS accepts for DSCP values (RFC 2474 / 2597 / 3246 code points).
 DSCP_NAMES: dict[str, int] = {
     "default": 0,
@@ -32,12 +34,8 @@ TIME_UNITS: dict[str, float] = {
 THRESHOLD_UNITS = frozenset({*SIZE_UNITS, *TIME_UNITS, "segments"})
 
 _SPEED = re.compile(r"(\d+(?:\.\d+)?)([gm])", re.ASCII)
+
 _NUMBER = re.compile(r"\d+(?:\.\d+)?", re.ASCII)
-
-
-def to_int(token: str) -> int | None:
-    """`token` as a non-negative integer, or None."""
-    return int(token) if token.isascii() and token.isdigit() else None
 
 
 def to_seconds_ms(token: str) -> float | None:
@@ -45,26 +43,6 @@ def to_seconds_ms(token: str) -> float | None:
     if _NUMBER.fullmatch(token) is None:
         return None
     return round(float(token) * 1000.0, 6)
-
-
-def parse_values(tokens: list[str], names: dict[str, int] | None = None) -> list[int] | None:
-    """Integers, `a-b` ranges or names (DSCP) as a flat list; None when a token is not one."""
-    out: list[int] = []
-    for token in tokens:
-        value = to_int(token)
-        if value is not None:
-            out.append(value)
-            continue
-        low, sep, high = token.partition("-")
-        lo, hi = to_int(low), to_int(high)
-        if sep and lo is not None and hi is not None and lo <= hi and hi - lo < 256:
-            out.extend(range(lo, hi + 1))
-            continue
-        named = names.get(token.lower()) if names else None
-        if named is None:
-            return None
-        out.append(named)
-    return out
 
 
 def speed_mbps(tokens: list[str]) -> int | None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from fabriclint.parsers.common import to_int
 from fabriclint.parsers.nxos_draft import NETWORK_QOS, POLICY_KIND, QOS, Applied, Draft
 from fabriclint.parsers.nxos_policy import Block, Sub, class_map, policy_map
-from fabriclint.parsers.nxos_text import interface_names, speed_mbps, to_int
+from fabriclint.parsers.nxos_text import interface_names, speed_mbps
 
 # Any of these words makes an otherwise unknown top-level line QoS-relevant (reported).
 GLOBAL_QOS_WORDS = frozenset(

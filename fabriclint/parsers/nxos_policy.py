@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import partial
 
 from fabriclint.models.state import EcnConfig
+from fabriclint.parsers.common import to_int
 from fabriclint.parsers.nxos_draft import (
     CLASS_KIND,
     NETWORK_QOS,
@@ -22,7 +23,6 @@ from fabriclint.parsers.nxos_text import (
     SIZE_UNITS,
     parse_values,
     threshold_bytes,
-    to_int,
 )
 
 Sub = Callable[[str, list[str], int], None]

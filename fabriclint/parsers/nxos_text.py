@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from fabriclint.parsers.common import parse_values as shared_values
+from fabriclint.parsers.common import to_int
+
 # Names NX-OS accepts for DSCP values (RFC 2474 / 2597 / 3246 code points).
 DSCP_NAMES: dict[str, int] = {
     "default": 0,
@@ -31,6 +34,7 @@ _IF_TYPES: dict[str, str] = {
     "tunnel": "Tunnel",
 }
 
+
 _IF_ITEM = re.compile(r"([A-Za-z][A-Za-z-]*?)\s*(\d[\d/.]*)(?:\s*-\s*([\d/]+))?", re.ASCII)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?", re.ASCII)
 
@@ -38,29 +42,11 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?", re.ASCII)
 MAX_RANGE = 512
 
 
-def to_int(token: str) -> int | None:
-    """`token` as a non-negative integer, or None."""
-    return int(token) if token.isascii() and token.isdigit() else None
-
-
 def parse_values(tokens: list[str], names: dict[str, int] | None = None) -> list[int] | None:
     """Integers, `a-b` ranges, comma lists or names (DSCP) as a flat list; None when unreadable."""
-    out: list[int] = []
-    for token in (part for word in tokens for part in word.split(",") if part):
-        value = to_int(token)
-        if value is not None:
-            out.append(value)
-            continue
-        low, sep, high = token.partition("-")
-        lo, hi = to_int(low), to_int(high)
-        if sep and lo is not None and hi is not None and lo <= hi and hi - lo < 256:
-            out.extend(range(lo, hi + 1))
-            continue
-        named = names.get(token.lower()) if names else None
-        if named is None:
-            return None
-        out.append(named)
-    return out or None
+    return (
+        shared_values([part for word in tokens for part in word.split(",") if part], names) or None
+    )
 
 
 def threshold_bytes(value: str, unit: str) -> int | None:
