@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from fabriclint import __version__
-from fabriclint.cli import check, diff, rules, schema, validate
+from fabriclint.cli import check, collect, diff, lab, rules, schema, validate
 
 app = typer.Typer(
     name="fabriclint",
@@ -17,6 +17,8 @@ app = typer.Typer(
 app.command("check")(check.check)
 app.command("validate")(validate.validate)
 app.command("diff")(diff.diff)
+app.command("collect")(collect.collect)
+app.add_typer(lab.app, name="lab")
 app.add_typer(rules.app, name="rules")
 app.add_typer(schema.app, name="schema")
 

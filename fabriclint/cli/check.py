@@ -73,6 +73,25 @@ def check(
     baseline: Path | None = typer.Option(
         None, "--baseline", help="Suppress findings recorded in this baseline: only new ones fail."
     ),
+    live: bool = typer.Option(
+        False,
+        "--live",
+        help="Collect a new snapshot over SSH first (see `fabriclint collect`), then check it.",
+    ),
+    overlay: Path | None = typer.Option(
+        None, "--overlay", help="With --live: inventory overlay (e.g. from `fabriclint lab serve`)."
+    ),
+    known_hosts: Path | None = typer.Option(
+        None, "--known-hosts", help="With --live: known_hosts file."
+    ),
+    insecure: bool = typer.Option(
+        False,
+        "--insecure-no-host-key-check",
+        help="With --live: do not verify host keys (recorded).",
+    ),
+    ssh_config: Path | None = typer.Option(
+        None, "--ssh-config", help="With --live: OpenSSH config file."
+    ),
     changed_since: str | None = typer.Option(
         None,
         "--changed-since",
@@ -100,6 +119,10 @@ def check(
 
     if snapshot is not None and configs is not None:
         raise fail(["--snapshot and --configs are exclusive: pass one of them"])
+    if live:
+        if snapshot is not None or configs is not None:
+            raise fail(["--live collects its own snapshot: drop --snapshot/--configs"])
+        snapshot = _collect_first(fabric, overlay, known_hosts, insecure, ssh_config)
     formats = list(fmts or [Format.TEXT])
     if len(outputs or []) > len(formats):
         raise fail(["more --output files than --format values: give each output its format"])
@@ -133,6 +156,23 @@ def check(
 
         _emit(baseline_text(result.report.findings), write_baseline)
     raise typer.Exit(int(result.exit_code))
+
+
+def _collect_first(
+    fabric: Path,
+    overlay: Path | None,
+    known_hosts: Path | None,
+    insecure: bool,
+    ssh_config: Path | None,
+) -> str:
+    """`check --live`: collect into a new snapshot (exits 2/130 itself on bad input or Ctrl-C)."""
+    from fabriclint.cli.collect import run_collect
+    from fabriclint.collectors.run import CollectOptions
+
+    options = CollectOptions(
+        overlay=overlay, known_hosts=known_hosts, no_host_key_check=insecure, ssh_config=ssh_config
+    )
+    return str(run_collect(fabric, options).snapshot)
 
 
 def _emit(text: str, target: Path | None) -> None:

@@ -1,0 +1,121 @@
+"""Run a platform's command plan over an open session: static commands, then derived ones.
+
+`GuardedSession` is the last gate before the wire: a command outside the platform's read-only
+allowlist raises instead of being sent, whoever asks (the plan, napalm, a future caller).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+from fabriclint.collectors.base import CollectError, Session, Target
+from fabriclint.commands import PLATFORMS, SUDO, CommandSpec, derive, is_allowed
+
+_CLI_ERROR = re.compile(r"^% ")
+_JUNOS_ERROR = re.compile(r"^(?:error:|syntax error|unknown command)", re.IGNORECASE)
+_SHELL_ERROR = re.compile(
+    r"command not found|No such file or directory|Permission denied|Operation not permitted"
+    r"|^sudo: |^Error: |not supported|Module \S+ is not loaded",
+    re.IGNORECASE,
+)
+
+
+def command_error(platform: str, text: str) -> str | None:
+    """The error line when `text` is the platform's error reply rather than an output."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    device_type = PLATFORMS[platform].device_type
+    if device_type in ("arista_eos", "cisco_nxos"):
+        return lines[0].strip() if _CLI_ERROR.match(lines[0]) else None
+    if device_type == "juniper_junos":
+        return next((ln.strip() for ln in lines[:3] if _JUNOS_ERROR.match(ln.strip())), None)
+    # a shell: the whole (short) output is error lines, e.g. `-bash: mlnx_qos: command not found`
+    if len(lines) <= 5 and all(_SHELL_ERROR.search(line) for line in lines):
+        return lines[-1].strip()
+    return None
+
+
+class GuardedSession:
+    """A Session that refuses (never sends) any command outside the allowlist."""
+
+    def __init__(self, inner: Session, platform: str) -> None:
+        self._inner = inner
+        self._platform = platform
+        self.sent: list[str] = []
+
+    def send(self, command: str, timeout: float) -> str:
+        """Send an allowlisted command; raise CollectError(command-failed) for any other."""
+        if not is_allowed(self._platform, command):
+            raise CollectError(
+                "command-failed",
+                f"refused {command!r}: not in the {self._platform} read-only allowlist (never sent)",
+            )
+        self.sent.append(command)
+        return self._inner.send(command, timeout)
+
+    def close(self) -> None:
+        """Close the wrapped session."""
+        self._inner.close()
+
+
+@dataclass
+class Deadline:
+    """The device's time budget; per-command timeouts never run past it."""
+
+    at: float
+    command_timeout: float
+
+    def next_timeout(self, command: str) -> float:
+        """Timeout for the next command, or CollectError(timeout) when the budget is spent."""
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise CollectError("timeout", f"device time budget spent before '{command}'")
+        return min(self.command_timeout, left)
+
+
+@dataclass
+class PlanResult:
+    """Outputs by snapshot key, and the optional commands that failed."""
+
+    outputs: dict[str, str] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+
+
+def wire_command(target: Target, spec: CommandSpec) -> str:
+    """The command line as sent (with `sudo -n` on shells when asked)."""
+    shell = PLATFORMS[target.platform].shell
+    return SUDO + spec.command if target.sudo and shell else spec.command
+
+
+def run_plan(session: Session, target: Target, deadline: Deadline) -> PlanResult:
+    """Run the static commands, then those derived from their outputs; raises CollectError."""
+    result = PlanResult()
+    platform = PLATFORMS[target.platform]
+    for spec in platform.commands:
+        _run_one(session, target, spec, deadline, result)
+    for spec in derive(target.platform, result.outputs):
+        _run_one(session, target, spec, deadline, result)
+    if platform.required_any and not any(k in result.outputs for k in platform.required_any):
+        wanted = " or ".join(f"'{key}'" for key in platform.required_any)
+        tried = "; ".join(result.skipped) or "no answer"
+        raise CollectError("command-failed", f"could not read {wanted} ({tried})")
+    return result
+
+
+def _run_one(
+    session: Session, target: Target, spec: CommandSpec, deadline: Deadline, result: PlanResult
+) -> None:
+    if spec.only_if_missing and spec.only_if_missing in result.outputs:
+        return
+    command = wire_command(target, spec)
+    text = session.send(command, deadline.next_timeout(command))
+    error = command_error(target.platform, text)
+    if error is None:
+        result.outputs.setdefault(spec.key, text)
+    elif spec.optional:
+        result.skipped.append(f"{command}: {error}")
+    else:
+        raise CollectError("command-failed", f"'{command}': {error}")

@@ -1,0 +1,122 @@
+"""A bounded pool of device jobs, each with its own deadline.
+
+At most `workers` devices run at once, one daemon thread each. When a device passes its
+deadline its connection is aborted (`Job.abort`); if its thread still has not finished after
+a short grace period, the device is recorded as timed out and its slot is given to the next
+device anyway. So a hung device never delays the others beyond its own timeout. Ctrl-C in the
+main thread aborts every running device and propagates.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from fabriclint.collectors.base import DeviceResult
+
+GRACE = 2.0
+"""Seconds a device's thread gets to finish after its connection was aborted."""
+
+
+@dataclass
+class Job:
+    """One device to collect."""
+
+    name: str
+    platform: str
+    run: Callable[[threading.Event], DeviceResult]
+    """Collects the device; gets the event that is set when the device is aborted."""
+    abort: Callable[[], None]
+    """Cuts the device's connection (called from the pool's thread)."""
+    timeout: float
+    aborted: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass
+class _Running:
+    job: Job
+    deadline: float
+    cut_at: float | None = None
+
+
+Listener = Callable[[str, str, DeviceResult | None], None]
+"""(event 'start' | 'done', device name, result when done)."""
+
+
+def _worker(job: Job, done: queue.Queue[tuple[str, DeviceResult]]) -> None:
+    try:
+        result = job.run(job.aborted)
+    except BaseException as exc:  # a bug in a job must not kill the run
+        reason = f"internal error: {type(exc).__name__}"
+        result = DeviceResult(job.name, job.platform, "command-failed", reason)
+    done.put((job.name, result))
+
+
+def run_jobs(
+    jobs: list[Job], workers: int, listener: Listener | None = None
+) -> dict[str, DeviceResult]:
+    """Run every job, at most `workers` at a time; results by device name."""
+    pending = deque(jobs)
+    running: dict[str, _Running] = {}
+    results: dict[str, DeviceResult] = {}
+    done: queue.Queue[tuple[str, DeviceResult]] = queue.Queue()
+    notify = listener or (lambda *_: None)
+    try:
+        while pending or running:
+            while pending and len(running) < max(1, workers):
+                job = pending.popleft()
+                running[job.name] = _Running(job, time.monotonic() + job.timeout)
+                threading.Thread(
+                    target=_worker, args=(job, done), name=job.name, daemon=True
+                ).start()
+                notify("start", job.name, None)
+            _wait(done, running, results, notify)
+    except BaseException:
+        for slot in running.values():
+            slot.job.aborted.set()
+            slot.job.abort()
+        raise
+    return results
+
+
+def _wait(
+    done: queue.Queue[tuple[str, DeviceResult]],
+    running: dict[str, _Running],
+    results: dict[str, DeviceResult],
+    notify: Listener,
+) -> None:
+    """Take the next finished device, or enforce deadlines when none finishes in time."""
+    now = time.monotonic()
+    marks = [s.cut_at + GRACE if s.cut_at else s.deadline for s in running.values()]
+    try:
+        name, result = done.get(timeout=max(0.01, min(marks) - now))
+    except queue.Empty:
+        _enforce(running, results, notify)
+        return
+    if name in running:
+        del running[name]
+        results[name] = result
+        notify("done", name, result)
+
+
+def _enforce(
+    running: dict[str, _Running], results: dict[str, DeviceResult], notify: Listener
+) -> None:
+    now = time.monotonic()
+    for name, slot in list(running.items()):
+        if slot.cut_at is None and now >= slot.deadline:
+            slot.cut_at = now
+            slot.job.aborted.set()
+            slot.job.abort()
+        elif slot.cut_at is not None and now >= slot.cut_at + GRACE:
+            reason = (
+                f"device time limit ({slot.job.timeout:g} s) reached; the session did not close"
+            )
+            result = DeviceResult(name, slot.job.platform, "timeout", reason)
+            del running[name]
+            results[name] = result
+            notify("done", name, result)

@@ -1,0 +1,323 @@
+"""Collect a fabric into a new snapshot: `collect(fabric_dir, options) -> CollectResult`.
+
+The entry point for `fabriclint collect` and `fabriclint check --live`. Everything that can be
+known before connecting is checked first (inventory, overlay, --limit, known_hosts, credentials,
+the allowlist); problems then raise CollectUsageError and nothing is contacted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fabriclint import __version__
+from fabriclint.collectors.base import Collector, DeviceResult, SshPolicy, Target, Timeouts
+from fabriclint.collectors.credentials import (
+    CredentialError,
+    Prompt,
+    Scrubber,
+    prompt_missing,
+    resolve_logins,
+)
+from fabriclint.collectors.device import Settings, collect_device, preflight
+from fabriclint.collectors.limit import LimitError, select
+from fabriclint.collectors.overlay import Overlay, apply_overlay, load_overlay
+from fabriclint.collectors.pool import Job, Listener, run_jobs
+from fabriclint.collectors.store import SnapshotExists, SnapshotWriter, default_name
+from fabriclint.loaders.yaml import Problem, load_yaml, validate_doc
+from fabriclint.models.inventory import Device, Inventory
+
+DEFAULT_KNOWN_HOSTS = Path("~/.ssh/known_hosts")
+POOL_SLACK = 0.5
+"""The pool cuts a device this long after its own budget, so the device reports first."""
+
+
+def default_workers() -> int:
+    """Devices collected at once: 16 per CPU, at most 128.
+
+    A session mostly waits on the network, but each device also costs ~30-40 ms of CPU
+    (SSH handshake, netmiko's reads); measured with benchmarks/collect_scale.py on 2 CPUs,
+    500 devices took the same time at 32, 64 and 128 workers (CPU-bound), and longer at 16.
+    """
+    return min(128, 16 * (os.cpu_count() or 2))
+
+
+@dataclass
+class CollectOptions:
+    """A typed run configuration for live collection (built by the CLI, tests, benchmarks)."""
+
+    limit: list[str] = field(default_factory=list)
+    out: Path | None = None
+    """Snapshot folder to create (default FABRIC/snapshots/<UTC time>); must not exist."""
+    workers: int | None = None
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    retries: int = 2
+    known_hosts: Path | None = None
+    """Default: the overlay's, else ~/.ssh/known_hosts."""
+    no_host_key_check: bool = False
+    """--insecure-no-host-key-check: accept any host key (recorded in collect.json)."""
+    ssh_config: Path | None = None
+    allow_legacy_ssh: bool = False
+    overlay: Path | None = None
+    sudo: bool = False
+    facts: bool = True
+    prompt: Prompt | None = None
+    env: Mapping[str, str] | None = None
+    listener: Listener | None = None
+    collector: Collector | None = None
+    """Tests may inject one; default is the netmiko collector."""
+
+
+@dataclass
+class CollectResult:
+    """Where the snapshot went and whether every selected device was read."""
+
+    snapshot: Path
+    complete: bool
+    devices: dict[str, DeviceResult]
+    host_key_check: bool
+
+    @property
+    def failed(self) -> list[DeviceResult]:
+        """Devices whose status is not ok."""
+        return [r for r in self.devices.values() if r.status != "ok"]
+
+
+class CollectUsageError(Exception):
+    """Nothing was collected: the inputs or options are wrong (exit 2)."""
+
+    def __init__(self, problems: list[Problem | str]) -> None:
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = problems
+
+
+def load_inventory(fabric_dir: Path) -> Inventory:
+    """inventory.yaml of the fabric, validated; CollectUsageError with located problems."""
+    path = fabric_dir / "inventory.yaml"
+    if not path.is_file():
+        raise CollectUsageError([f"{path}: no inventory.yaml"])
+    doc, problems = load_yaml(path, str(path))
+    inventory, errors = validate_doc(doc, Inventory) if doc is not None else (None, [])
+    if inventory is None or problems or errors:
+        raise CollectUsageError([*problems, *errors])
+    return inventory
+
+
+def _devices(fabric_dir: Path, options: CollectOptions) -> tuple[dict[str, Device], Overlay | None]:
+    devices = load_inventory(fabric_dir).devices
+    overlay = None
+    if options.overlay is not None:
+        overlay, problems = load_overlay(options.overlay, devices)
+        if problems:
+            raise CollectUsageError(problems)
+    try:
+        chosen = select(devices, options.limit)
+    except LimitError as exc:
+        raise CollectUsageError([str(exc)]) from None
+    merged = apply_overlay(devices, overlay)
+    return {name: merged[name] for name in chosen}, overlay
+
+
+def _policy(options: CollectOptions, overlay: Overlay | None) -> SshPolicy:
+    problems: list[Problem | str] = []
+    known: Path | None = None
+    if not options.no_host_key_check:
+        given = options.known_hosts or (
+            Path(overlay.known_hosts) if overlay and overlay.known_hosts else None
+        )
+        known = (given or DEFAULT_KNOWN_HOSTS).expanduser()
+        if not known.is_file():
+            problems.append(
+                f"{known}: known_hosts file not found; host keys are verified by default "
+                "(pass --known-hosts FILE, or --insecure-no-host-key-check to skip verification)"
+            )
+    if options.ssh_config is not None and not options.ssh_config.expanduser().is_file():
+        problems.append(f"{options.ssh_config}: SSH config file not found")
+    if problems:
+        raise CollectUsageError(problems)
+    ssh_config = options.ssh_config.expanduser() if options.ssh_config else None
+    return SshPolicy(
+        known_hosts=known, ssh_config=ssh_config, allow_legacy=options.allow_legacy_ssh
+    )
+
+
+def _targets(devices: dict[str, Device], options: CollectOptions) -> tuple[list[Target], Scrubber]:
+    try:
+        logins = resolve_logins(
+            {n: d.credentials for n, d in devices.items()}, options.env, options.prompt
+        )
+    except CredentialError as exc:
+        raise CollectUsageError([str(exc)]) from None
+    missing = sorted(
+        {str(lg.key_file) for lg in logins.values() if lg.key_file and not lg.key_file.is_file()}
+    )
+    if missing:
+        raise CollectUsageError([f"{path}: ssh_key file not found" for path in missing])
+    scrub = Scrubber([login.password for login in logins.values() if login.password])
+    targets = [
+        Target(
+            name=name,
+            platform=device.platform,
+            host=device.host or "",
+            port=device.port,
+            username=logins[name].username,
+            password=logins[name].password,
+            key_file=logins[name].key_file,
+            sudo=options.sudo,
+        )
+        for name, device in devices.items()
+    ]
+    return targets, scrub
+
+
+def _collector(options: CollectOptions, policy: SshPolicy, scrub: Scrubber) -> Collector:
+    if options.collector is not None:
+        return options.collector
+    from fabriclint.collectors.netmiko_ssh import NetmikoCollector
+
+    if policy.allow_legacy:
+        from fabriclint.collectors.legacy import allow_legacy_algorithms
+
+        allow_legacy_algorithms()
+    return NetmikoCollector(policy, scrub)
+
+
+def _job(collector: Collector, target: Target, settings: Settings, scrub: Scrubber) -> Job:
+    return Job(
+        name=target.name,
+        platform=target.platform,
+        run=lambda aborted: collect_device(collector, target, settings, scrub, aborted),
+        abort=lambda: collector.abort(target),
+        timeout=settings.timeouts.device + POOL_SLACK,
+    )
+
+
+def _early_result(target: Target, settings: Settings) -> DeviceResult | None:
+    """A result without connecting: no address, or a plan outside the allowlist."""
+    if not target.host:
+        reason = "no host in the inventory (nothing to connect to)"
+        return DeviceResult(target.name, target.platform, "unreachable", reason)
+    return preflight(target, settings)
+
+
+def collect(fabric_dir: Path, options: CollectOptions) -> CollectResult:
+    """Collect the selected devices into a new snapshot folder; see the module docstring."""
+    started = dt.datetime.now(dt.UTC)
+    devices, overlay = _devices(fabric_dir, options)
+    policy = _policy(options, overlay)
+    targets, scrub = _targets(devices, options)
+    settings = Settings(options.timeouts, options.retries, facts=options.facts)
+    out = options.out or fabric_dir / "snapshots" / default_name(started)
+    try:
+        writer = SnapshotWriter(out)
+    except SnapshotExists as exc:
+        raise CollectUsageError([str(exc)]) from None
+    try:
+        results = _run(
+            targets, settings, scrub, _collector(options, policy, scrub), writer, options
+        )
+        record = _record(started, options, policy, settings, results)
+        path = writer.finish(list(devices), record)
+    except BaseException:
+        writer.discard()
+        raise
+    complete = all(r.status == "ok" for r in results.values())
+    return CollectResult(path, complete, results, policy.known_hosts is not None)
+
+
+def _run(
+    targets: list[Target],
+    settings: Settings,
+    scrub: Scrubber,
+    collector: Collector,
+    writer: SnapshotWriter,
+    options: CollectOptions,
+) -> dict[str, DeviceResult]:
+    results: dict[str, DeviceResult] = {}
+    jobs = []
+    for target in targets:
+        early = _early_result(target, settings)
+        if early is None:
+            jobs.append(_job(collector, target, settings, scrub))
+        else:
+            results[target.name] = early
+            writer.add(early)
+    outer = options.listener
+
+    def listener(event: str, name: str, result: DeviceResult | None) -> None:
+        if result is not None:
+            writer.add(result)
+        if outer is not None:
+            outer(event, name, result)
+
+    for early in results.values():
+        listener("done", early.name, early)
+    workers = options.workers or default_workers()
+    results |= run_jobs(jobs, workers, listener)
+    return results
+
+
+def _record(
+    started: dt.datetime,
+    options: CollectOptions,
+    policy: SshPolicy,
+    settings: Settings,
+    results: dict[str, DeviceResult],
+) -> dict[str, Any]:
+    """collect.json: how this snapshot was taken (no secret can be in it: none is passed)."""
+    finished = dt.datetime.now(dt.UTC)
+    check = (
+        f"known_hosts {policy.known_hosts}"
+        if policy.known_hosts
+        else "DISABLED (--insecure-no-host-key-check)"
+    )
+    devices = {name: _device_record(r) for name, r in results.items()}
+    return {
+        "fabriclint": __version__,
+        "started": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "finished": finished.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "seconds": round((finished - started).total_seconds(), 3),
+        "host_key_check": check,
+        "ssh_config": str(policy.ssh_config) if policy.ssh_config else None,
+        "allow_legacy_ssh": policy.allow_legacy,
+        "sudo": options.sudo,
+        "limit": options.limit,
+        "workers": options.workers or default_workers(),
+        "timeouts": vars(settings.timeouts),
+        "retries": settings.retries,
+        "devices": devices,
+    }
+
+
+def _device_record(result: DeviceResult) -> dict[str, Any]:
+    return {
+        "status": result.status,
+        "reason": result.reason,
+        "attempts": result.attempts,
+        "seconds": result.seconds,
+        "skipped": result.skipped,
+        "notes": result.notes,
+    }
+
+
+def ask_credentials(fabric_dir: Path, options: CollectOptions) -> int:
+    """Before any progress display: ask (options.prompt) for every unset credential variable
+    the selected devices name; the answers go into options.env so collect() asks nothing.
+    Returns how many devices are selected. Raises CollectUsageError like collect()."""
+    devices, _ = _devices(fabric_dir, options)
+    if options.prompt is not None:
+        env = options.env if options.env is not None else os.environ
+        creds = {name: device.credentials for name, device in devices.items()}
+        options.env = prompt_missing(creds, env, options.prompt)
+        options.prompt = None
+    return len(devices)
+
+
+def collect_live(fabric_dir: Path, options: CollectOptions) -> tuple[Path, bool]:
+    """For `check --live`: collect, then return (snapshot path, every device read)."""
+    result = collect(fabric_dir, options)
+    return result.snapshot, result.complete

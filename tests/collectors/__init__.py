@@ -1,0 +1,1 @@
+"""Tests of live collection (collectors/, commands.py, cli/collect.py)."""

@@ -1,0 +1,72 @@
+"""`fabriclint collect` on the command line: exit codes, log lines, flags, light imports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tests.collectors.labkit import ROCE_POD, cli_app, copy_fabric, lab_for, write_overlay
+
+
+def test_command_modules_import_no_ssh_library() -> None:
+    code = (
+        "import sys\n"
+        "import fabriclint.cli.collect, fabriclint.cli.lab\n"
+        "heavy = ('netmiko', 'napalm', 'paramiko', 'asyncssh', 'fabriclint.collectors.run')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_help() -> None:
+    result = CliRunner(env={"COLUMNS": "200", "TERMINAL_WIDTH": "200"}).invoke(
+        cli_app(), ["collect", "--help"]
+    )
+    assert result.exit_code == 0
+    for flag in (
+        "--limit",
+        "--out",
+        "--workers",
+        "--timeout",
+        "--insecure-no-host-key-check",
+        "--ssh-config",
+    ):
+        assert flag in result.stdout
+
+
+def test_usage_errors_exit_2_before_connecting(tmp_path: Path) -> None:
+    runner = CliRunner(env={"FABRICLINT_PASSWORD": None, "FABRICLINT_USER": None})
+    cases = [
+        (["--limit", "nothing*"], "selects no device"),
+        (["--known-hosts", str(tmp_path / "nope")], "known_hosts file not found"),
+        (["--insecure-no-host-key-check"], "FABRICLINT_PASSWORD"),
+        (
+            ["--ssh-config", str(tmp_path / "nope"), "--insecure-no-host-key-check"],
+            "SSH config file not found",
+        ),
+    ]
+    for extra, message in cases:
+        result = runner.invoke(
+            cli_app(), ["collect", str(ROCE_POD), "--out", str(tmp_path / "s"), *extra]
+        )
+        assert result.exit_code == 2, (extra, result.stderr)
+        assert message in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "s").exists()
+
+
+def test_clean_collection_exits_0_with_log_lines(tmp_path: Path) -> None:
+    fabric = copy_fabric(tmp_path, "baseline")
+    with lab_for(fabric / "snapshots" / "baseline") as lab:
+        args = ["collect", str(fabric), "--overlay", str(write_overlay(lab, tmp_path))]
+        args += ["--limit", "leaf01,gpu01", "--insecure-no-host-key-check", "--no-facts"]
+        result = CliRunner(env=lab.env()).invoke(cli_app(), args)
+    assert result.exit_code == 0, result.stderr
+    assert "collect: leaf01: ok (2 outputs" in result.stderr
+    assert "collect: gpu01: ok (9 outputs" in result.stderr
+    assert "host keys were NOT verified" in result.stderr
+    snapshots = [p for p in (fabric / "snapshots").iterdir() if p.name != "baseline"]
+    assert len(snapshots) == 1 and (snapshots[0] / "manifest.json").is_file()

@@ -1,0 +1,1 @@
+"""Tests of the simulated-device lab (lab/, cli/lab.py)."""
