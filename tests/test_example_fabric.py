@@ -8,21 +8,22 @@ snapshots and the inventory must be exactly what scripts/gen_roce_pod.py renders
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import re
 import shutil
-import sys
-from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 import pytest
-from ruamel.yaml import YAML
 
 from fabriclint.engine import CheckOptions, CheckResult, run_check
-from fabriclint.models.finding import Finding
-from fabriclint.models.inventory import Inventory
+from tests.examples import (
+    SeededFault,
+    describe,
+    load_generator,
+    load_inventory,
+    matches,
+    read_faults,
+    snapshot_files,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 FABRIC = ROOT / "inventories" / "roce-pod"
@@ -31,37 +32,12 @@ FAULTS_MD = SNAPSHOTS / "broken" / "FAULTS.md"
 GEN_SCRIPT = ROOT / "scripts" / "gen_roce_pod.py"
 
 
-@dataclass(frozen=True)
-class SeededFault:
-    """One row of FAULTS.md."""
-
-    rule: str
-    device: str
-    object: str
-    change: str
-
-
-def read_faults() -> list[SeededFault]:
-    """The rows of the FAULTS.md table."""
-    rows = re.findall(
-        r"^\| ([A-Z]+\d{3}) \| (\S+) \| ([^|]+?) \| (.+) \|$",
-        FAULTS_MD.read_text(encoding="utf-8"),
-        flags=re.MULTILINE,
-    )
-    return [SeededFault(*row) for row in rows]
-
-
-FAULTS = read_faults()
+FAULTS = read_faults(FAULTS_MD)
 
 
 def check(snapshot: Path) -> CheckResult:
     """Run the engine on the example fabric with `snapshot`."""
     return run_check(CheckOptions(fabric_dir=FABRIC, snapshot=snapshot))
-
-
-def describe(f: Finding) -> str:
-    """One line per finding, for assertion messages."""
-    return f"{f.rule} {f.device} [{f.object}] {f.path} @ {f.source}: {f.message}"
 
 
 @pytest.fixture(scope="module")
@@ -72,41 +48,6 @@ def baseline() -> CheckResult:
 @pytest.fixture(scope="module")
 def broken() -> CheckResult:
     return check(SNAPSHOTS / "broken")
-
-
-def load_inventory() -> Inventory:
-    """inventory.yaml as the model (plain ruamel load; aliases resolve to their anchors)."""
-    data = YAML(typ="safe").load((FABRIC / "inventory.yaml").read_text(encoding="utf-8"))
-    return Inventory.model_validate(data)
-
-
-def _tokens(text: str) -> list[str]:
-    return [t for t in re.split(r"[^a-z0-9]+", text.lower()) if t]
-
-
-def _ends(fault: SeededFault, inventory: Inventory) -> set[tuple[str, str]]:
-    """(device, object) pairs that count as the fault: its own, and the far end of its cable."""
-    ends = {(fault.device, fault.object)}
-    port = fault.object.removeprefix("interface ")
-    peer = inventory.peers().get((fault.device, port))
-    if peer is not None:
-        ends.add((peer[0], f"interface {peer[1]}"))
-    return ends
-
-
-def matches(fault: SeededFault, finding: Finding, inventory: Inventory) -> bool:
-    """Same rule, same device, and every word of the fault's object in the finding's object or path.
-
-    Words match by prefix ('queue' matches 'queues'); a link fault may be reported at either end.
-    """
-    if finding.rule != fault.rule:
-        return False
-    seen = _tokens(f"{finding.object} {finding.path}")
-    for device, obj in _ends(fault, inventory):
-        wanted = [t for t in _tokens(obj) if t != "interface"]
-        if finding.device == device and all(any(s.startswith(w) for s in seen) for w in wanted):
-            return True
-    return False
 
 
 def test_faults_table_lists_distinct_rules() -> None:
@@ -130,7 +71,7 @@ def test_broken_is_complete_and_fails(broken: CheckResult) -> None:
 
 @pytest.mark.parametrize("fault", FAULTS, ids=[f"{f.rule}-{f.device}" for f in FAULTS])
 def test_seeded_fault_is_found_with_its_line(broken: CheckResult, fault: SeededFault) -> None:
-    inventory = load_inventory()
+    inventory = load_inventory(FABRIC)
     hits = [f for f in broken.report.findings if matches(fault, f, inventory)]
     same_rule = [describe(f) for f in broken.report.findings if f.rule == fault.rule]
     assert hits, (
@@ -165,40 +106,18 @@ def test_unreachable_device_makes_the_check_incomplete(tmp_path: Path) -> None:
     assert all(s == "ok" for name, s in status.items() if name != "gpu03")
 
 
-def load_generator() -> ModuleType:
-    """scripts/gen_roce_pod.py as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("gen_roce_pod", GEN_SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("gen_roce_pod", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _snapshot_files(root: Path) -> dict[str, str]:
-    out = {}
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        text = path.read_text(encoding="utf-8")
-        if path.name == "manifest.json":
-            manifest = json.loads(text)
-            manifest.pop("created")
-            text = json.dumps(manifest, sort_keys=True)
-        out[str(path.relative_to(root))] = text
-    return out
-
-
 def test_snapshots_are_what_the_generator_renders(tmp_path: Path) -> None:
-    load_generator().write(tmp_path)
-    fresh, stored = _snapshot_files(tmp_path), _snapshot_files(SNAPSHOTS)
+    load_generator(GEN_SCRIPT).write(tmp_path)
+    fresh, stored = snapshot_files(tmp_path), snapshot_files(SNAPSHOTS)
     assert sorted(fresh) == sorted(stored), "run: python scripts/gen_roce_pod.py"
     stale = [name for name in fresh if fresh[name] != stored[name]]
     assert stale == [], "stale snapshot files; run: python scripts/gen_roce_pod.py"
 
 
 def test_inventory_matches_the_generated_cabling() -> None:
-    gen = load_generator()
+    gen = load_generator(GEN_SCRIPT)
     fabric = gen.baseline()
-    inventory = load_inventory()
+    inventory = load_inventory(FABRIC)
     links = {frozenset(link.ends()) for link in inventory.links}
     generated = {frozenset(tuple(end.split(":", 1)) for end in pair) for pair in fabric.links}
     assert links == generated

@@ -8,20 +8,21 @@ must list the generator's devices.
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import re
-import sys
-from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from ruamel.yaml import YAML
 
 from fabriclint.engine import CheckOptions, CheckResult, run_check
-from fabriclint.models.finding import Finding
 from fabriclint.models.inventory import Inventory
+from tests.examples import (
+    SeededFault,
+    describe,
+    load_generator,
+    matches,
+    read_faults,
+    snapshot_files,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 FABRIC = ROOT / "inventories" / "ib-cluster"
@@ -30,37 +31,12 @@ FAULTS_MD = SNAPSHOTS / "broken" / "FAULTS.md"
 GEN_SCRIPT = ROOT / "scripts" / "gen_ib_cluster.py"
 
 
-@dataclass(frozen=True)
-class SeededFault:
-    """One row of FAULTS.md."""
-
-    rule: str
-    device: str
-    object: str
-    change: str
-
-
-def read_faults() -> list[SeededFault]:
-    """The rows of the FAULTS.md table."""
-    rows = re.findall(
-        r"^\| ([A-Z]+\d{3}) \| (\S+) \| ([^|]+?) \| (.+) \|$",
-        FAULTS_MD.read_text(encoding="utf-8"),
-        flags=re.MULTILINE,
-    )
-    return [SeededFault(*row) for row in rows]
-
-
-FAULTS = read_faults()
+FAULTS = read_faults(FAULTS_MD)
 
 
 def check(snapshot: Path) -> CheckResult:
     """Run the engine on the example fabric with `snapshot`."""
     return run_check(CheckOptions(fabric_dir=FABRIC, snapshot=snapshot))
-
-
-def describe(f: Finding) -> str:
-    """One line per finding, for assertion messages."""
-    return f"{f.rule} {f.device} [{f.object}] {f.path} @ {f.source}: {f.message}"
 
 
 @pytest.fixture(scope="module")
@@ -71,20 +47,6 @@ def baseline() -> CheckResult:
 @pytest.fixture(scope="module")
 def broken() -> CheckResult:
     return check(SNAPSHOTS / "broken")
-
-
-def _tokens(text: str) -> list[str]:
-    return [t for t in re.split(r"[^a-z0-9]+", text.lower()) if t]
-
-
-def matches(fault: SeededFault, finding: Finding) -> bool:
-    """Same rule, same device, and every word of the fault's object in the finding's object or
-    path (words match by prefix)."""
-    if finding.rule != fault.rule or finding.device != fault.device:
-        return False
-    seen = _tokens(f"{finding.object} {finding.path}")
-    wanted = [t for t in _tokens(fault.object) if t != "interface"]
-    return all(any(s.startswith(w) for s in seen) for w in wanted)
 
 
 def test_faults_table_covers_every_ib_rule_once() -> None:
@@ -121,38 +83,16 @@ def test_every_broken_finding_comes_from_a_seeded_fault(broken: CheckResult) -> 
     assert {f.device for f in broken.report.findings} <= touched
 
 
-def load_generator() -> ModuleType:
-    """scripts/gen_ib_cluster.py as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("gen_ib_cluster", GEN_SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("gen_ib_cluster", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _snapshot_files(root: Path) -> dict[str, str]:
-    out = {}
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        text = path.read_text(encoding="utf-8")
-        if path.name == "manifest.json":
-            manifest = json.loads(text)
-            manifest.pop("created")
-            text = json.dumps(manifest, sort_keys=True)
-        out[str(path.relative_to(root))] = text
-    return out
-
-
 def test_snapshots_are_what_the_generator_renders(tmp_path: Path) -> None:
-    load_generator().write(tmp_path)
-    fresh, stored = _snapshot_files(tmp_path), _snapshot_files(SNAPSHOTS)
+    load_generator(GEN_SCRIPT).write(tmp_path)
+    fresh, stored = snapshot_files(tmp_path), snapshot_files(SNAPSHOTS)
     assert sorted(fresh) == sorted(stored), "run: python scripts/gen_ib_cluster.py"
     stale = [name for name in fresh if fresh[name] != stored[name]]
     assert stale == [], "stale snapshot files; run: python scripts/gen_ib_cluster.py"
 
 
 def test_inventory_lists_the_generated_devices() -> None:
-    gen = load_generator()
+    gen = load_generator(GEN_SCRIPT)
     cluster = gen.baseline()
     data = YAML(typ="safe").load((FABRIC / "inventory.yaml").read_text(encoding="utf-8"))
     inventory = Inventory.model_validate(data)
