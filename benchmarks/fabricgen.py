@@ -326,12 +326,13 @@ def _attach_hosts(
 # ---- Arista EOS: show running-config ------------------------------------------------------------
 
 
-def _eos_header(sw: Switch) -> list[str]:
+def eos_header(name: str, model: str, version: str) -> list[str]:
+    """The first lines of an EOS `show running-config` (also used by benchmarks/vendorgen.py)."""
     return [
         "! Command: show running-config",
-        f"! device: {sw.name} ({sw.model}, EOS-{sw.eos_version})",
+        f"! device: {name} ({model}, EOS-{version})",
         "!",
-        f"! boot system flash:/EOS-{sw.eos_version}.swi",
+        f"! boot system flash:/EOS-{version}.swi",
         "!",
         "no aaa root",
         "!",
@@ -343,7 +344,7 @@ def _eos_header(sw: Switch) -> list[str]:
         "!",
         "service routing protocols model multi-agent",
         "!",
-        f"hostname {sw.name}",
+        f"hostname {name}",
         "ip name-server vrf MGMT 192.0.2.53",
         "!",
         "spanning-tree mode none",
@@ -446,7 +447,7 @@ def _eos_bgp(sw: Switch) -> list[str]:
 
 def render_running_config(sw: Switch) -> str:
     """`show running-config` of an EOS RoCE switch."""
-    lines = _eos_header(sw) + _eos_profile(sw)
+    lines = eos_header(sw.name, sw.model, sw.eos_version) + _eos_profile(sw)
     for port in sw.ports.values():
         lines += _eos_port(port)
     return "\n".join(lines + _eos_tail(sw)) + "\n"

@@ -23,7 +23,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.fabricgen import SHOW_INTERFACES, SHOW_RUN, Switch, render_show_interfaces
+from benchmarks.fabricgen import (
+    SHOW_INTERFACES,
+    SHOW_RUN,
+    Switch,
+    eos_header,
+    render_show_interfaces,
+)
 
 SHOW_CONFIGURATION = "show configuration"
 SHOW_INTERFACE = "show interface"
@@ -380,28 +386,7 @@ def _eos_bgp(sw: EosSwitch) -> list[str]:
 def render_eos(sw: EosSwitch) -> str:
     """`show running-config` of an EOS RoCE leaf."""
     lines = [
-        "! Command: show running-config",
-        f"! device: {sw.name} ({sw.model}, EOS-{sw.eos_version})",
-        "!",
-        f"! boot system flash:/EOS-{sw.eos_version}.swi",
-        "!",
-        "no aaa root",
-        "!",
-        "management api http-commands",
-        "   no shutdown",
-        "   !",
-        "   vrf MGMT",
-        "      no shutdown",
-        "!",
-        "service routing protocols model multi-agent",
-        "!",
-        f"hostname {sw.name}",
-        "ip name-server vrf MGMT 192.0.2.53",
-        "!",
-        "spanning-tree mode none",
-        "!",
-        "vrf instance MGMT",
-        "!",
+        *eos_header(sw.name, sw.model, sw.eos_version),
         *_eos_qos(sw),
         *_eos_interfaces(sw),
         "ip routing",
