@@ -16,13 +16,14 @@ from typing import Any
 from fabriclint import __version__
 from fabriclint.loaders.fabric import Fabric, load_fabric
 from fabriclint.models.common import Source
-from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Report, Summary
+from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Gap, Report, Summary
 from fabriclint.models.inventory import Inventory, Link
 from fabriclint.models.policy import Severity
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers import get_parser
 from fabriclint.rules import sup
 from fabriclint.rules.base import Context, Rule
+from fabriclint.rules.internal import Failure, InternalError
 from fabriclint.rules.registry import ALL_RULES, BY_CODE
 from fabriclint.rules.sup import NOTES
 from fabriclint.selection import Selection
@@ -35,6 +36,9 @@ from fabriclint.snapshot import (
     newest_snapshot,
 )
 from fabriclint.suppress import apply, inline_comments, read_baseline
+
+FAILURES = "engine.failures"
+"""Context memo key of the failures contained while reading and annotating devices."""
 
 
 class ExitCode(IntEnum):
@@ -64,6 +68,8 @@ class CheckOptions:
     """The date suppression expiry is judged against."""
     changed_since: str | None = None
     """Only check devices whose inputs changed in git since this ref (plus link neighbours)."""
+    rules: list[type[Rule[Any]]] | None = None
+    """The rule classes to run (default: the whole catalog); tests inject failing ones."""
 
 
 @dataclass
@@ -75,6 +81,14 @@ class CheckResult:
     states: dict[str, DeviceState] = field(default_factory=dict)
     fail_on: Severity = "error"
     """The severity threshold that decided the exit code."""
+    failures: list[Failure] = field(default_factory=list)
+    """Exceptions contained during the run (each is an INTERNAL001 finding; exit 3)."""
+
+    def contain(self, failure: Failure) -> None:
+        """Record a failure found after the report was built (a reporter): incomplete, exit 3."""
+        self.failures.append(failure)
+        self.report = with_failures(self.report, [failure])
+        self.exit_code = ExitCode.INCOMPLETE
 
 
 def option_models() -> dict[str, type[Any]]:
@@ -135,6 +149,41 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
     probe = Context(
         inventory=Inventory(name=fabric.inventory.name, devices={}), intent=None, states={}
     )
+    states = _read_devices(probe, fabric, snap, opts)
+    inventory = canonical_links(fabric.inventory, states)
+    ctx = Context(
+        inventory=inventory,
+        intent=fabric.intent,
+        states=states,
+        missing=probe.missing,
+        status=probe.status,
+        memo={FAILURES: probe.memo.get(FAILURES, [])},
+    )
+    _annotate_all(ctx, fabric)
+    for name, loaded in snap.devices.items():
+        if name not in fabric.inventory.devices:
+            ctx.unexpected[name] = loaded.raw.platform if loaded.raw else "unknown platform"
+    return ctx
+
+
+def _annotate_all(ctx: Context, fabric: Fabric) -> None:
+    """Annotate every parsed state; a device whose annotation fails is left unchecked."""
+    cables: dict[str, list[tuple[str, str, str]]] = {}
+    for (dev, port), (peer_dev, peer_port) in ctx.inventory.peers().items():
+        cables.setdefault(dev, []).append((port, peer_dev, peer_port))
+    for name, state in list(ctx.states.items()):
+        try:
+            _annotate(state, fabric, cables)
+        except Exception as exc:
+            ctx.memo[FAILURES].append(Failure.of("annotating from the inventory", exc, name))
+            del ctx.states[name]
+            _missing(ctx, name, "internal-error", f"{type(exc).__name__}: {exc}")
+
+
+def _read_devices(
+    probe: Context, fabric: Fabric, snap: Snapshot, opts: CheckOptions
+) -> dict[str, DeviceState]:
+    """Parse each inventory device; record on `probe` why a device cannot be used."""
     states: dict[str, DeviceState] = {}
     only = _changed_devices(fabric, snap, opts)
     for name, device in fabric.inventory.devices.items():
@@ -143,26 +192,15 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
         if only is not None and name not in only:
             probe.status[name] = "not-checked"  # unchanged since --changed-since
             continue
-        state = _load_one(probe, name, device.platform, snap, opts)
+        try:
+            state = _load_one(probe, name, device.platform, snap, opts)
+        except Exception as exc:  # a bug outside the parser proper: this device is unchecked
+            probe.memo.setdefault(FAILURES, []).append(Failure.of("reading the device", exc, name))
+            _missing(probe, name, "internal-error", f"{type(exc).__name__}: {exc}")
+            continue
         if state is not None:
             states[name] = state
-    inventory = canonical_links(fabric.inventory, states)
-    ctx = Context(
-        inventory=inventory,
-        intent=fabric.intent,
-        states=states,
-        missing=probe.missing,
-        status=probe.status,
-    )
-    cables: dict[str, list[tuple[str, str, str]]] = {}
-    for (dev, port), (peer_dev, peer_port) in inventory.peers().items():
-        cables.setdefault(dev, []).append((port, peer_dev, peer_port))
-    for state in states.values():
-        _annotate(state, fabric, cables)
-    for name, loaded in snap.devices.items():
-        if name not in fabric.inventory.devices:
-            ctx.unexpected[name] = loaded.raw.platform if loaded.raw else "unknown platform"
-    return ctx
+    return states
 
 
 _PORT = re.compile(r"^([A-Za-z][A-Za-z-]*?)[ -]?([0-9].*)$")
@@ -246,8 +284,14 @@ def _missing(ctx: Context, name: str, status: str, why: str) -> None:
 
 
 def _run_rules(
-    ctx: Context, fabric: Fabric, selection: Selection, rules: list[type[Rule[Any]]] | None = None
+    ctx: Context,
+    fabric: Fabric,
+    selection: Selection,
+    failures: list[Failure],
+    rules: list[type[Rule[Any]]] | None = None,
 ) -> list[Finding]:
+    """Run the selected rules; an exception inside one is contained (INTERNAL001) and the
+    findings it yielded before failing are kept, so the other rules still report."""
     findings: list[Finding] = []
     for rule_cls in ALL_RULES if rules is None else rules:
         if not selection.selected(rule_cls.code):
@@ -256,14 +300,50 @@ def _run_rules(
             fabric.policy.options.get(rule_cls.code, {})
         )
         rule: Rule[Any] = rule_cls(options, selection.severity(rule_cls.code, rule_cls.severity))
-        findings.extend(rule.check(ctx))
-    for site in fabric.policy.site_rules if rules is None else []:
+        try:
+            for finding in rule.check(ctx):
+                findings.append(finding)
+        except Exception as exc:  # a rule bug: incomplete (exit 3), never a crash or a pass
+            failures.append(Failure.of(f"rule {rule_cls.code}", exc))
+    if rules is None:
+        findings += _run_site_rules(ctx, fabric, selection, failures)
+    return findings
+
+
+def _run_site_rules(
+    ctx: Context, fabric: Fabric, selection: Selection, failures: list[Failure]
+) -> list[Finding]:
+    findings: list[Finding] = []
+    for site in fabric.policy.site_rules:
         if not selection.selected(site.code):
             continue
         for state in ctx.states.values():
-            if applies(site, state):
-                findings.extend(check_site_rule(site, state, state.model_dump(mode="json")))
+            try:
+                if applies(site, state):
+                    findings.extend(check_site_rule(site, state, state.model_dump(mode="json")))
+            except Exception as exc:  # e.g. a schema jsonschema cannot evaluate
+                failures.append(Failure.of(f"site rule {site.code}", exc, state.name))
     return findings
+
+
+def with_failures(report: Report, failures: list[Failure]) -> Report:
+    """The report with each failure as an INTERNAL001 finding, marked incomplete."""
+    if not failures:
+        return report
+    extra = [InternalError.report(f) for f in failures]
+    counts = dict(report.summary.findings)
+    counts["error"] = counts.get("error", 0) + len(extra)
+    summary = report.summary.model_copy(update={"complete": False, "findings": counts})
+    return report.model_copy(
+        update={
+            "summary": summary,
+            "findings": sorted([*report.findings, *extra], key=_sort_key),
+            "internal_errors": [
+                *report.internal_errors,
+                *(f"{f.where}: {f.error}" for f in failures),
+            ],
+        }
+    )
 
 
 def _keep(finding: Finding, ctx: Context, fabric: Fabric, selection: Selection) -> bool:
@@ -309,7 +389,11 @@ def build_report(fabric: Fabric, snap: Snapshot, ctx: Context, findings: list[Fi
         findings=counts,
         suppressed=sum(1 for f in findings if f.suppressed is not None),
     )
-    coverage = {code: sorted(devs) for code, devs in sorted(ctx.skipped.items())}
+    coverage = [
+        Gap(rule=code, missing=missing, devices=sorted(devices))
+        for code, gaps in sorted(ctx.skipped.items())
+        for missing, devices in sorted(gaps.items())
+    ]
     return Report(
         fabriclint=__version__,
         fabric=fabric.inventory.name,
@@ -348,7 +432,8 @@ def _no_gc_pauses() -> Iterator[None]:
 
 
 def run_check(opts: CheckOptions) -> CheckResult:
-    """Run a full offline check. Raises FabricError / SnapshotError for input errors (exit 2)."""
+    """Run a full offline check. Raises FabricError / SnapshotError for input errors (exit 2);
+    an exception inside fabriclint past that point is contained: INTERNAL001, exit 3."""
     fabric = load_fabric(opts.fabric_dir, option_models())
     _check_cli_codes(opts, [*BY_CODE, *(r.code for r in fabric.policy.site_rules)])
     snap = find_snapshot(fabric, opts)
@@ -360,12 +445,24 @@ def run_check(opts: CheckOptions) -> CheckResult:
         cli_ignore=opts.ignore,
         cli_extend_select=opts.extend_select,
     )
-    findings = [f for f in _run_rules(ctx, fabric, selection) if _keep(f, ctx, fabric, selection)]
-    findings += _suppress(findings, ctx, fabric, selection, opts)
-    report = build_report(fabric, snap, ctx, findings)
+    baseline = read_baseline(opts.baseline) if opts.baseline is not None else None  # exit 2
+    failures: list[Failure] = list(ctx.memo[FAILURES])
+    found = _run_rules(ctx, fabric, selection, failures, opts.rules)
+    findings = [f for f in found if _keep(f, ctx, fabric, selection)]
+    try:
+        findings += _suppress(findings, ctx, fabric, selection, (opts, baseline), failures)
+    except Exception as exc:  # suppression failed: report everything unsuppressed, incomplete
+        failures.append(Failure.of("suppression", exc))
+        for finding in findings:
+            finding.suppressed = None
+    report = with_failures(build_report(fabric, snap, ctx, findings), failures)
     fail_on: Severity = opts.fail_on or fabric.policy.fail_on or "error"
     return CheckResult(
-        report=report, exit_code=exit_code_for(report, fail_on), states=ctx.states, fail_on=fail_on
+        report=report,
+        exit_code=exit_code_for(report, fail_on),
+        states=ctx.states,
+        fail_on=fail_on,
+        failures=failures,
     )
 
 
@@ -374,10 +471,15 @@ def _selects(selection: Selection, prefix: str) -> bool:
 
 
 def _suppress(
-    findings: list[Finding], ctx: Context, fabric: Fabric, selection: Selection, opts: CheckOptions
+    findings: list[Finding],
+    ctx: Context,
+    fabric: Fabric,
+    selection: Selection,
+    given: tuple[CheckOptions, set[str] | None],
+    failures: list[Failure],
 ) -> list[Finding]:
     """Mark suppressed findings in place; return the SUP findings about the suppressions."""
-    baseline = read_baseline(opts.baseline) if opts.baseline is not None else None
+    opts, baseline = given
     policy = [s for s in fabric.policy.suppressions if _selects(selection, s.rule)]
     inline = inline_comments(findings, Path.cwd())
     for file, items in inline.items():
@@ -387,7 +489,7 @@ def _suppress(
     for note in outcome.notes:
         notes.setdefault(note.rule, []).append(note)
     ctx.memo[NOTES] = notes
-    return _run_rules(ctx, fabric, selection, sup.RULES)
+    return _run_rules(ctx, fabric, selection, failures, sup.RULES)
 
 
 class UsageError(Exception):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from fabriclint import __version__
 from fabriclint.cli import check, collect, diff, lab, rules, schema, validate
+from fabriclint.cli.errors import internal_error, set_debug
 
 app = typer.Typer(
     name="fabriclint",
@@ -34,14 +37,23 @@ def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version."
     ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Print tracebacks of internal errors (also FABRICLINT_DEBUG=1)."
+    ),
 ) -> None:
     """Prove a RoCE / InfiniBand GPU fabric is configured as intended.
 
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error,
-    3 incomplete (a device could not be collected or parsed).
+    3 incomplete (a device could not be collected or parsed, or fabriclint failed internally).
     """
+    set_debug(debug)
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: no exception reaches the user as a traceback."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # a bug, not bad input (that is exit 2 with a located message)
+        sys.exit(internal_error(exc))

@@ -7,10 +7,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from fabriclint.cli.errors import fail, split_codes
+
+if TYPE_CHECKING:
+    from fabriclint.engine import CheckResult
+    from fabriclint.rules.internal import Failure
 
 
 class Format(StrEnum):
@@ -113,7 +118,6 @@ def check(
     """Check a fabric: exit 0 clean, 1 findings, 2 input error, 3 incomplete."""
     from fabriclint.engine import CheckOptions, UsageError, run_check
     from fabriclint.loaders.fabric import FabricError, display_path
-    from fabriclint.reporters import get_reporter
     from fabriclint.snapshot import SnapshotError
     from fabriclint.suppress import BaselineError
 
@@ -146,16 +150,64 @@ def check(
     except (SnapshotError, UsageError, BaselineError) as exc:
         raise fail([str(exc)]) from None
     anchor = display_path(fabric / "inventory.yaml")
-    for index, fmt in enumerate(formats):
-        target = outputs[index] if outputs and index < len(outputs) else None
-        use_color = color if color is not None else (target is None and sys.stdout.isatty())
-        render = get_reporter(fmt.value, color=use_color, fail_on=result.fail_on, anchor=anchor)
-        _emit(render(result.report), target)
+    render_all(result, formats, outputs or [], color, anchor)
     if write_baseline is not None:
         from fabriclint.suppress import baseline_text
 
         _emit(baseline_text(result.report.findings), write_baseline)
     raise typer.Exit(int(result.exit_code))
+
+
+def render_all(
+    result: CheckResult,
+    formats: list[Format],
+    outputs: list[Path],
+    color: bool | None,
+    anchor: str,
+) -> None:
+    """Render every requested format. A reporter that raises is contained: INTERNAL001 in the
+    other formats, exit 3; its own output is not written (nothing half-made replaces a file)."""
+    wanted = list(range(len(formats)))
+    texts = _render(result, formats, outputs, wanted, (color, anchor))
+    if len(texts) < len(formats):  # again, so the formats that worked show the failure
+        texts = _render(result, formats, outputs, sorted(texts), (color, anchor))
+    for index, text in sorted(texts.items()):
+        _emit(text, outputs[index] if index < len(outputs) else None)
+    show_failures(result.failures)
+
+
+def _render(
+    result: CheckResult,
+    formats: list[Format],
+    outputs: list[Path],
+    indexes: list[int],
+    look: tuple[bool | None, str],
+) -> dict[int, str]:
+    from fabriclint.reporters import get_reporter
+    from fabriclint.rules.internal import Failure
+
+    color, anchor = look
+    texts: dict[int, str] = {}
+    for index in indexes:
+        fmt = formats[index]
+        target = outputs[index] if index < len(outputs) else None
+        use_color = color if color is not None else (target is None and sys.stdout.isatty())
+        render = get_reporter(fmt.value, color=use_color, fail_on=result.fail_on, anchor=anchor)
+        try:
+            texts[index] = render(result.report)
+        except Exception as exc:
+            result.contain(Failure.of(f"reporter {fmt.value}", exc))
+    return texts
+
+
+def show_failures(failures: list[Failure]) -> None:
+    """One stderr line per contained failure; the traceback too with --debug."""
+    from fabriclint.cli.errors import debugging
+
+    for failure in failures:
+        typer.echo(f"internal error: {failure.where}: {failure.error}", err=True)
+        if debugging():
+            typer.echo(failure.trace, err=True)
 
 
 def _collect_first(

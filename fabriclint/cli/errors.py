@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import traceback
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -11,6 +14,36 @@ if TYPE_CHECKING:  # only a type: keep `fabriclint --help` from importing ruamel
     from fabriclint.loaders.yaml import Problem
 
 USAGE_EXIT = 2
+INCOMPLETE_EXIT = 3
+
+_DEBUG = {"on": False}
+
+
+def set_debug(on: bool) -> None:
+    """`fabriclint --debug`: print tracebacks of internal errors."""
+    _DEBUG["on"] = on
+
+
+def debugging() -> bool:
+    """True with `--debug` or FABRICLINT_DEBUG=1."""
+    return _DEBUG["on"] or os.environ.get("FABRICLINT_DEBUG", "") not in ("", "0")
+
+
+def internal_error(exc: BaseException) -> int:
+    """A bug in fabriclint reached the top: one line (the traceback with --debug), exit 3.
+
+    Never exit 1: CI reads 1 as "findings" and would trust a result nobody produced.
+    """
+    if debugging():
+        traceback.print_exception(exc, file=sys.stderr)
+    message = " ".join(str(exc).split())[:300]
+    typer.echo(
+        f"fabriclint: internal error: {type(exc).__name__}: {message}\n"
+        "the result is incomplete (exit 3); rerun with --debug for the traceback, "
+        "and please report it",
+        err=True,
+    )
+    return INCOMPLETE_EXIT
 
 
 def fail(problems: Iterable[Problem | str]) -> typer.Exit:

@@ -60,7 +60,8 @@ class DeviceSummary(BaseModel):
     status: str
     """ok; a collection status (unreachable, auth-failed, timeout, command-failed); missing,
     missing-file, checksum-mismatch, platform-mismatch, unsupported (no parser), unparseable;
-    or not-checked (a host in a --configs check)."""
+    internal-error (fabriclint failed on it: INTERNAL001); or not-checked (a host in a --configs
+    check)."""
     error: str | None = None
     """Why the device is not ok, in one line."""
 
@@ -76,6 +77,19 @@ class Summary(BaseModel):
     suppressed: int
 
 
+class Gap(BaseModel):
+    """A rule that could not be evaluated on some devices, and the input it lacked there."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    rule: str
+    """Rule code."""
+    missing: str
+    """The input it needed and did not find (a command to collect, a config block, intent)."""
+    devices: list[str]
+    """Devices it was not (fully) evaluated on, in name order."""
+
+
 class Report(BaseModel):
     """The JSON report of DESIGN.md; other formats are views of it."""
 
@@ -87,5 +101,8 @@ class Report(BaseModel):
     summary: Summary
     devices: list[DeviceSummary]
     findings: list[Finding] = Field(default_factory=list)
-    coverage: dict[str, list[str]] = Field(default_factory=dict)
-    """Rule code -> devices it was skipped on for lack of data (never a silent pass)."""
+    coverage: list[Gap] = Field(default_factory=list)
+    """Rules skipped on some devices for lack of data, with what was missing (never a silent pass)."""
+    internal_errors: list[str] = Field(default_factory=list)
+    """Parts of the run that failed inside fabriclint (a rule, the drift comparison, suppression,
+    a reporter): the result is incomplete; each also has an INTERNAL001 finding."""

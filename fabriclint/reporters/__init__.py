@@ -6,7 +6,7 @@ import functools
 import importlib
 from collections.abc import Callable
 
-from fabriclint.models.finding import DeviceSummary, Report
+from fabriclint.models.finding import DeviceSummary, Gap, Report
 from fabriclint.models.policy import Severity
 
 Reporter = Callable[[Report], str]
@@ -25,6 +25,19 @@ def unchecked(report: Report) -> list[DeviceSummary]:
 def why(device: DeviceSummary) -> str:
     """A device's status with its reason, in one line."""
     return f"{device.status}: {device.error}" if device.error else device.status
+
+
+def names(devices: list[str], limit: int = 4) -> str:
+    """`a, b, c, d and 3 more`: a device list short enough for one line."""
+    shown = ", ".join(devices[:limit])
+    return shown + (f" and {len(devices) - limit} more" if len(devices) > limit else "")
+
+
+def gap_text(gap: Gap, limit: int = 4) -> str:
+    """One coverage gap in one sentence, naming what to add."""
+    count = len(gap.devices)
+    where = f"{count} device{'s' if count != 1 else ''} ({names(gap.devices, limit)})"
+    return f"{gap.rule} not (fully) evaluated on {where}: missing {gap.missing}"
 
 
 def get_reporter(

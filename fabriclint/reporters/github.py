@@ -1,14 +1,16 @@
 """GitHub Actions workflow commands: one `::error|warning|notice` annotation line per finding.
 
 Suppressed findings get no annotation (they are accepted); they are counted in the last line,
-a plain log line with the summary. Each device that could not be checked gets an `::error`.
+a plain log line with the summary. Each device that could not be checked, and each internal error,
+gets an `::error`; each rule that could not be evaluated everywhere gets a `::notice` naming the
+input it lacked.
 Escaping follows @actions/core (`toCommandValue`, `escapeData`, `escapeProperty`).
 """
 
 from __future__ import annotations
 
 from fabriclint.models.finding import Finding, Report
-from fabriclint.reporters import unchecked, why
+from fabriclint.reporters import gap_text, unchecked, why
 
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -54,10 +56,15 @@ def _summary(report: Report) -> str:
 
 
 def render(report: Report) -> str:
-    """Annotations, then one `::error` per unchecked device, then the summary line."""
+    """Annotations, `::error` per unchecked device and internal error, `::notice` per coverage
+    gap, then the summary line."""
     lines = [annotation(f) for f in report.findings if f.suppressed is None]
     for dev in unchecked(report):
         message = f"{dev.name} was not checked: {why(dev)}"
         lines.append(command("error", message, title="fabriclint: incomplete check"))
+    for failure in report.internal_errors:
+        lines.append(command("error", failure, title="fabriclint: internal error"))
+    for gap in report.coverage:
+        lines.append(command("notice", gap_text(gap, limit=8), title=f"{gap.rule} coverage"))
     lines.append(" ".join(_summary(report).splitlines()))
     return "\n".join(lines) + "\n"

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable
 
-from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Report
+from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Gap, Report
 from fabriclint.models.policy import Severity
 from fabriclint.reporters import NOT_CHECKED, why
 
@@ -108,8 +108,19 @@ def _checked_case(suite: ET.Element, device: DeviceSummary) -> str:
     return "error"
 
 
+def _gap_case(suite: ET.Element, device: str, gap: Gap) -> str:
+    """A rule that could not be evaluated on the device: a skipped testcase naming the input."""
+    case = _case(suite, device, f"{gap.rule} not evaluated")
+    ET.SubElement(case, "skipped", {"message": _clean(f"missing {gap.missing}")})
+    return "skipped"
+
+
 def _suite(
-    suite_name: str, device: DeviceSummary | None, findings: list[Finding], fail_on: Severity
+    suite_name: str,
+    device: DeviceSummary | None,
+    findings: list[Finding],
+    fail_on: Severity,
+    gaps: list[Gap],
 ) -> ET.Element:
     suite = ET.Element("testsuite", {"name": _clean(suite_name)})
     counts = Counter[str]()
@@ -117,6 +128,8 @@ def _suite(
         counts[_checked_case(suite, device)] += 1
     for finding, name in zip(findings, testcase_names(findings), strict=True):
         counts[_finding_case(suite, finding, name, fail_on)] += 1
+    for gap in gaps:
+        counts[_gap_case(suite, suite_name, gap)] += 1
     suite.set("tests", str(len(suite)))
     for key, attr in (("failure", "failures"), ("error", "errors"), ("skipped", "skipped")):
         suite.set(attr, str(counts[key]))
@@ -144,8 +157,12 @@ def _groups(report: Report) -> list[_Group]:
 def render(report: Report, fail_on: Severity = "error") -> str:
     """JUnit XML (UTF-8), deterministic: no timestamps, no durations, stable order."""
     root = ET.Element("testsuites", {"name": _clean(f"fabriclint {report.fabric}")})
+    gaps: dict[str, list[Gap]] = {}
+    for gap in report.coverage:
+        for name in gap.devices:
+            gaps.setdefault(name, []).append(gap)
     for name, device, findings in _groups(report):
-        root.append(_suite(name, device, findings, fail_on))
+        root.append(_suite(name, device, findings, fail_on, gaps.get(name, [])))
     for attr in ("tests", "failures", "errors", "skipped"):
         root.set(attr, str(sum(int(s.get(attr, "0")) for s in root)))
     ET.indent(root)

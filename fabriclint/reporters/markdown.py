@@ -13,7 +13,7 @@ import re
 from itertools import groupby
 
 from fabriclint.models.finding import Finding, Report
-from fabriclint.reporters import unchecked, why
+from fabriclint.reporters import names, unchecked, why
 
 COLLAPSE_AFTER = 20
 MAX_ROWS = 150
@@ -82,6 +82,30 @@ def _incomplete(report: Report) -> list[str]:
     return lines + [f"> - {code(d.name)}: {escape(why(d))}" for d in skipped]
 
 
+def _failures(report: Report) -> list[str]:
+    if not report.internal_errors:
+        return []
+    head = [
+        "",
+        "> **Internal error:** fabriclint failed during the run; the result cannot be trusted.",
+    ]
+    return head + [f"> - {escape(text)}" for text in report.internal_errors]
+
+
+def _coverage(report: Report) -> list[str]:
+    """Rules that could not be evaluated everywhere, and what input they lacked."""
+    if not report.coverage:
+        return []
+    rows = [
+        f"| {code(gap.rule)} | {len(gap.devices)} ({escape(names(gap.devices))}) "
+        f"| {escape(gap.missing)} |"
+        for gap in report.coverage
+    ]
+    head = ["| rule | devices | missing input |", "|---|---|---|"]
+    title = f"<summary>Not evaluated everywhere: {len(report.coverage)} rule gap(s)</summary>"
+    return ["<details>", title, "", *head, *rows, "", "</details>", ""]
+
+
 def _device_block(device: str, items: list[Finding], noun: str, collapse: bool) -> list[str]:
     count = f"({len(items)} {noun if len(items) != 1 else noun.removesuffix('s')})"
     rows = [*_TABLE_HEAD, *(_row(f) for f in items)]
@@ -148,10 +172,10 @@ def _render(report: Report, max_rows: int) -> str:
         f"{counts.get('info', 0)} info"
     )
     lines = [f"## fabriclint: {escape(report.fabric)}: {verdict}", "", *_summary(report)]
-    lines += _incomplete(report)
+    lines += _incomplete(report) + _failures(report)
     where = f"snapshot {code(report.snapshot)}, " if report.snapshot else ""
     lines += ["", f"<sub>{where}fabriclint {escape(report.fabriclint)}</sub>", ""]
     if not report.findings:
         lines += ["No findings.", ""]
-    lines += _findings(report, max_rows)
+    lines += _findings(report, max_rows) + _coverage(report)
     return "\n".join(lines).rstrip("\n") + "\n"

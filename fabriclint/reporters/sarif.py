@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fabriclint.models.finding import Finding, Report
-from fabriclint.reporters import unchecked, why
+from fabriclint.reporters import gap_text, unchecked, why
 from fabriclint.rules.registry import ALL_RULES
 
 SCHEMA_URI = (
@@ -140,6 +140,18 @@ def _invocation(report: Report) -> Json:
         {"level": "error", "message": _text(f"{d.name} was not checked: {why(d)}")}
         for d in unchecked(report)
     ]
+    notes += [
+        {"level": "error", "message": _text(f"internal error: {text}")}
+        for text in report.internal_errors
+    ]
+    notes += [
+        {
+            "level": "note",
+            "message": _text(gap_text(gap, limit=len(gap.devices))),
+            "associatedRule": {"id": gap.rule},
+        }
+        for gap in report.coverage
+    ]
     invocation: Json = {"executionSuccessful": report.summary.complete}
     if notes:
         invocation["toolExecutionNotifications"] = notes
@@ -167,7 +179,7 @@ def build(report: Report, anchor: str | None = None) -> Json:
         "fabric": report.fabric,
         "snapshot": report.snapshot,
         "summary": report.summary.model_dump(mode="json"),
-        "coverage": report.coverage,
+        "coverage": [gap.model_dump(mode="json") for gap in report.coverage],
     }
     run = {
         "tool": {"driver": driver},

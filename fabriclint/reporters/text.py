@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from fabriclint.models.finding import Finding, Report
+from fabriclint.reporters import gap_text
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -55,15 +56,9 @@ def render(report: Report, color: bool = False) -> str:
             console.print(
                 Text(f"not checked: {dev.name}: {dev.status}: {dev.error}", style="bold red")
             )
-    for code, devices in report.coverage.items():
-        names = ", ".join(devices[:4]) + (
-            f" and {len(devices) - 4} more" if len(devices) > 4 else ""
-        )
-        console.print(
-            Text(
-                f"coverage: {code} not (fully) evaluated on {names}: inputs lack what it needs",
-                style="dim",
-            )
-        )
+    for gap in report.coverage:
+        console.print(Text(f"coverage: {gap_text(gap)}", style="dim"))
+    for failure in report.internal_errors:
+        console.print(Text(f"internal error: {failure}", style="bold red"))
     console.print(_summary(report))
     return buffer.getvalue()

@@ -16,6 +16,7 @@ from fabriclint.models.inventory import Inventory
 from fabriclint.models.policy import Severity
 from fabriclint.models.resolve import Resolution, effective_qos, resolve_qos
 from fabriclint.models.state import DeviceState, Interface, QosConfig
+from fabriclint.rules.coverage import needs
 
 
 class NoOptions(BaseModel):
@@ -34,8 +35,8 @@ class Context:
     inventory: Inventory
     intent: Intent | None
     states: dict[str, DeviceState]
-    skipped: dict[str, set[str]] = field(default_factory=dict)
-    """Rule code -> devices the rule could not evaluate (reported as coverage)."""
+    skipped: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    """Rule code -> missing input -> devices the rule could not evaluate (reported as coverage)."""
     missing: dict[str, str] = field(default_factory=dict)
     """Inventory devices with no usable data in the snapshot -> why (DRIFT003)."""
     status: dict[str, str] = field(default_factory=dict)
@@ -52,9 +53,15 @@ class Context:
             self._ports.setdefault(dev, []).append(port)
         self._qos: dict[tuple[str, str | None], QosConfig] = {}
 
-    def skip(self, code: str, device: str) -> None:
-        """Record that `code` could not be evaluated on `device` for lack of data."""
-        self.skipped.setdefault(code, set()).add(device)
+    def skip(self, code: str, device: str, missing: str | None = None) -> None:
+        """Record that `code` could not be evaluated on `device` for lack of `missing` (by
+        default the input the rule needs, from rules/coverage.py)."""
+        why = missing or needs(code)
+        self.skipped.setdefault(code, {}).setdefault(why, set()).add(device)
+
+    def skipped_on(self, code: str) -> set[str]:
+        """Devices `code` was not (fully) evaluated on, whatever input they lacked."""
+        return set().union(*self.skipped.get(code, {}).values())
 
     def profile(self, device: str) -> Profile | None:
         """The intent profile that applies to `device`, if any."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fabriclint.rules import ecn, fab, ib, meta, mtu, nic, pfc, qos, sup
+from fabriclint.rules import ecn, fab, ib, internal, meta, mtu, nic, pfc, qos, sup
 from fabriclint.rules.base import Rule
 
 ALL_RULES: list[type[Rule[Any]]] = [
@@ -17,6 +17,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *ib.RULES,
     *meta.RULES,
     *sup.RULES,
+    *internal.RULES,
 ]
 
 BY_CODE: dict[str, type[Rule[Any]]] = {rule.code: rule for rule in ALL_RULES}

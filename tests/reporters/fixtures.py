@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fabriclint.models.common import Source
-from fabriclint.models.finding import DeviceSummary, Finding, Report, Summary
+from fabriclint.models.finding import DeviceSummary, Finding, Gap, Report, Summary
 
 RUN = "snapshots/candidate"
 
@@ -104,7 +104,17 @@ def pod_report() -> Report:
     """Several devices, every severity, a suppressed finding, findings without a source or
     line, a site rule the registry does not know, a fabric-wide finding, an unreachable device
     and a device with no findings."""
-    return report_for(_pod_findings(), _devices(), coverage={"QOS008": ["leaf01", "spine01"]})
+    return report_for(
+        _pod_findings(),
+        _devices(),
+        coverage=[
+            Gap(
+                rule="QOS008",
+                missing="the buffer configuration (lossless pool and priority-group headroom)",
+                devices=["leaf01", "spine01"],
+            )
+        ],
+    )
 
 
 def empty_report() -> Report:

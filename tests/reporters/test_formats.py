@@ -43,11 +43,21 @@ def test_reporters_are_imported_only_when_chosen() -> None:
     assert out.stdout.splitlines() == ["[]", "['fabriclint.reporters.junit']"]
 
 
-def test_jsonl_is_one_finding_per_line_and_nothing_else() -> None:
+def test_jsonl_records_findings_then_coverage_gaps_unchecked_devices_and_summary() -> None:
     for report in (pod_report(), special_report()):
-        lines = jsonl.render(report).splitlines()
-        assert len(lines) == len(report.findings)
-        for line, finding in zip(lines, report.findings, strict=True):
-            assert Finding.model_validate_json(line) == finding
-            assert json.loads(line) == finding.model_dump(mode="json")
-    assert jsonl.render(empty_report()) == ""
+        records = [json.loads(line) for line in jsonl.render(report).splitlines()]
+        kinds = [r.pop("record") for r in records]
+        findings = [r for r, k in zip(records, kinds, strict=True) if k == "finding"]
+        assert [Finding.model_validate(r) for r in findings] == report.findings
+        gaps = [r for r, k in zip(records, kinds, strict=True) if k == "coverage"]
+        assert gaps == [g.model_dump(mode="json") for g in report.coverage]
+        unchecked = [r["name"] for r, k in zip(records, kinds, strict=True) if k == "device"]
+        assert unchecked == [
+            d.name for d in report.devices if d.status not in ("ok", "not-checked")
+        ]
+        assert kinds[-1] == "summary" and kinds.count("summary") == 1
+        assert records[-1]["complete"] == report.summary.complete
+    pod = [json.loads(line) for line in jsonl.render(pod_report()).splitlines()]
+    assert any(r["record"] == "coverage" and r["rule"] == "QOS008" for r in pod)
+    empty = [json.loads(line) for line in jsonl.render(empty_report()).splitlines()]
+    assert [r["record"] for r in empty] == ["summary"]

@@ -17,15 +17,20 @@ def _unescape_property(value: str) -> str:
     return value
 
 
-def test_one_annotation_per_active_finding_plus_incomplete_and_summary() -> None:
+def test_one_annotation_per_active_finding_plus_incomplete_coverage_and_summary() -> None:
     report = pod_report()
     lines = github.render(report).splitlines()
     active = [f for f in report.findings if f.suppressed is None]
-    assert len(lines) == len(active) + 1 + 1
+    assert len(lines) == len(active) + 1 + len(report.coverage) + 1
     assert all(COMMAND.match(line) for line in lines[:-1])
-    assert lines[-2] == (
+    assert lines[-3] == (
         "::error title=fabriclint%3A incomplete check::"
         "leaf02 was not checked: unreachable: timed out after 30 s"
+    )
+    assert lines[-2] == (
+        "::notice title=QOS008 coverage::QOS008 not (fully) evaluated on 2 devices "
+        "(leaf01, spine01): missing the buffer configuration (lossless pool and priority-group "
+        "headroom)"
     )
     assert lines[-1].startswith("fabriclint lab-pod: 4/6 devices checked (INCOMPLETE); 6 error(s)")
     assert not any("QOS004" in line for line in lines)  # suppressed: no annotation

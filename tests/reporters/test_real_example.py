@@ -57,6 +57,8 @@ def test_junit_parses_with_unique_names(report: Report) -> None:
 def test_github_annotations_point_at_real_files(report: Report) -> None:
     lines = get_reporter("github")(report).splitlines()
     for line in lines[:-1]:
+        if line.startswith("::notice title=") and " coverage::" in line:
+            continue  # a coverage gap names a rule and devices, not a line
         props = dict(p.split("=", 1) for p in line.split("::")[1].split(" ", 1)[1].split(","))
         file = props["file"].replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
         assert (ROOT / file).is_file(), file

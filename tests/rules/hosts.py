@@ -119,4 +119,4 @@ def skipped(case: Case) -> set[str]:
 
     with mock.patch.object(harness, "Context", Probe):
         run_case(case)
-    return contexts[0].skipped.get(case.rule, set())
+    return contexts[0].skipped_on(case.rule)

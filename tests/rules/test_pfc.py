@@ -105,7 +105,7 @@ def run(case: Case) -> tuple[list[Finding], Context]:
 
 def skips(case: Case) -> set[str]:
     """Devices the case's rule recorded as not evaluated (ctx.skip)."""
-    return run(case)[1].skipped.get(case.rule, set())
+    return run(case)[1].skipped_on(case.rule)
 
 
 def spine(**qos: Any) -> DeviceState:
@@ -405,7 +405,7 @@ SKIPS: list[tuple[Case, set[str]]] = [
 def test_skips(case: Case, devices: set[str]) -> None:
     findings, ctx = run(case)
     assert findings == []
-    assert ctx.skipped.get(case.rule, set()) == devices
+    assert ctx.skipped_on(case.rule) == devices
 
 
 def test_infiniband_port_is_not_roce() -> None:

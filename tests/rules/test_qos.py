@@ -341,7 +341,7 @@ SKIPS: list[tuple[Case, set[str]]] = [
 
 @pytest.mark.parametrize("case, devices", SKIPS, ids=[c.id for c, _ in SKIPS])
 def test_skips(case: Case, devices: set[str]) -> None:
-    assert run(case)[1].skipped.get(case.rule, set()) == devices
+    assert run(case)[1].skipped_on(case.rule) == devices
 
 
 def test_qos001_port_line_in_profiled_port() -> None:

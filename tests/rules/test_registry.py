@@ -45,7 +45,13 @@ def test_every_rule_has_firing_and_clean_cases() -> None:
     cases = _all_cases()
     firing = {c.rule for c in cases if c.expect}
     clean = {c.rule for c in cases if not c.expect}
-    missing = [code for code in BY_CODE if code not in firing or code not in clean]
+    # INTERNAL001 is raised by the engine, not computed from states: tests/test_containment.py.
+    engine_made = {"INTERNAL001"}
+    missing = [
+        code
+        for code in BY_CODE
+        if code not in engine_made and (code not in firing or code not in clean)
+    ]
     assert not missing, f"rules without a firing and a clean data-table case: {missing}"
 
 
