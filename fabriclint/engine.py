@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fabriclint import __version__
-from fabriclint.loaders.fabric import Fabric, load_fabric
+from fabriclint.loaders.fabric import Fabric, display_path, load_fabric
 from fabriclint.models.common import Source
 from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Gap, Report, Summary
 from fabriclint.models.inventory import Inventory, Link
@@ -29,6 +29,7 @@ from fabriclint.rules.sup import NOTES
 from fabriclint.selection import Selection
 from fabriclint.site_rules import applies, check_site_rule
 from fabriclint.snapshot import (
+    CONFIG_COMMAND,
     Snapshot,
     SnapshotError,
     load_configs,
@@ -149,6 +150,9 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
     probe = Context(
         inventory=Inventory(name=fabric.inventory.name, devices={}), intent=None, states={}
     )
+    for link in fabric.inventory.links:
+        for device, _port in link.ends():
+            probe.cabled_count[device] = probe.cabled_count.get(device, 0) + 1
     states = _read_devices(probe, fabric, snap, opts)
     inventory = canonical_links(fabric.inventory, states)
     ctx = Context(
@@ -158,12 +162,25 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
         missing=probe.missing,
         status=probe.status,
         memo={FAILURES: probe.memo.get(FAILURES, [])},
+        locate_link_end=_link_locator(fabric),
     )
     _annotate_all(ctx, fabric)
     for name, loaded in snap.devices.items():
         if name not in fabric.inventory.devices:
             ctx.unexpected[name] = loaded.raw.platform if loaded.raw else "unknown platform"
     return ctx
+
+
+def _link_locator(fabric: Fabric) -> Callable[[int, str], Source | None] | None:
+    doc = fabric.docs.get("inventory")
+    if doc is None:
+        return None
+    file = display_path(fabric.root / "inventory.yaml")
+
+    def locate(index: int, side: str) -> Source | None:
+        return Source(file=file, line=doc.where(("links", index, side), value=True)[0])
+
+    return locate
 
 
 def _annotate_all(ctx: Context, fabric: Fabric) -> None:
@@ -273,9 +290,28 @@ def _load_one(
     if state is None:
         _missing(ctx, name, "unsupported", reason or "not parsed")
         return None
+    _require_ports(state, loaded.raw, ctx.cabled_count.get(name, 0))
     unreadable = any(p.kind == "unparseable" for p in state.problems)
     ctx.status[name] = "unparseable" if unreadable else "ok"
     return state
+
+
+def _require_ports(state: DeviceState, raw: Any, cabled: int) -> None:
+    """A cabled switch whose input defines no interface at all is the wrong input (a partial
+    file, another device's), not a clean switch: an input problem, so the run is incomplete."""
+    if cabled == 0 or state.is_host or state.infiniband is not None or state.interfaces:
+        return
+    if any(p.kind == "unparseable" for p in state.problems):
+        return
+    main = raw.outputs.get(CONFIG_COMMAND.get(raw.platform, "")) or next(
+        iter(raw.outputs.values()), None
+    )
+    message = (
+        f"no interface is defined in this input, but the cabling plan names {cabled} port(s) "
+        f"of {state.name}: is it the device's whole configuration?"
+    )
+    source = Source(file=main.file, line=1) if main else None
+    state.problems.append(InputProblem(kind="unparseable", message=message, source=source))
 
 
 def _missing(ctx: Context, name: str, status: str, why: str) -> None:
@@ -375,8 +411,27 @@ def _sort_key(f: Finding) -> tuple[str, int, str, str, int, str, str]:
     return (f.device or "", -SEVERITY_RANK[f.severity], f.rule, *where, f.object, f.path)
 
 
+def _device_file(snap: Snapshot, device: str | None) -> Source | None:
+    """The device's own main input (its configuration when it has one, else its first output)."""
+    loaded = snap.devices.get(device or "")
+    if loaded is None or loaded.raw is None or not loaded.raw.outputs:
+        return None
+    outputs = loaded.raw.outputs
+    main = outputs.get(CONFIG_COMMAND.get(loaded.raw.platform, "")) or next(iter(outputs.values()))
+    return Source(file=main.file)
+
+
+def _locate(findings: list[Finding], snap: Snapshot) -> None:
+    """A device finding with no source points at that device's own input, never at nothing
+    (SARIF would otherwise anchor it to inventory.yaml, far from the PR line that caused it)."""
+    for finding in findings:
+        if finding.source is None and finding.device is not None:
+            finding.source = _device_file(snap, finding.device)
+
+
 def build_report(fabric: Fabric, snap: Snapshot, ctx: Context, findings: list[Finding]) -> Report:
     """Assemble the JSON report."""
+    _locate(findings, snap)
     devices = _summaries(fabric, ctx)
     complete = all(d.status in ("ok", "not-checked") for d in devices)
     counts = {sev: 0 for sev in ("error", "warning", "info")}

@@ -204,6 +204,23 @@ def actual_value(
     return extractor(state, port, qos or effective_qos(state, port), rest, roce_dscp)
 
 
+def owner_source(
+    state: DeviceState, port: str, key: str, qos: QosConfig, roce_dscp: int | None
+) -> Source | None:
+    """Where a missing setting belongs: the block that would hold it (the RoCE class's
+    classification, the QoS profile or policy, the interface, the NIC port), never nowhere."""
+    head = key.partition(".")[0]
+    found: list[Source | None] = []
+    if head == "roce_queue" and roce_dscp is not None:
+        found += resolve_qos(qos, roce_dscp).sources
+    if head in ("roce_queue", "priority_queue", "qos", "dscp"):
+        found += [qos.src("queues", "dscp_to_tc", "pfc")]
+    iface = state.interfaces.get(port)
+    rdma = state.rdma.get(port)
+    found += [iface.src() if iface else None, rdma.src() if rdma else None, state.src()]
+    return next((s for s in found if s is not None and s.line), None)
+
+
 def _explain(expected: Any, actual: Any) -> str:
     if not isinstance(expected, list | dict) or not isinstance(actual, list | dict):
         return ""
@@ -251,6 +268,8 @@ def _compare_one(
     actual, source = actual_value(state, port, key, roce_dscp, qos)
     if actual is not None and exp.accepts(actual):
         return []
+    if actual is None and (source is None or not source.line):
+        source = owner_source(state, port, key, qos, roce_dscp) or source
     comparable = not isinstance(actual, Uncomparable)
     path = f"interfaces.{port}.{key}" if not key.startswith("rdma.") else f"rdma.{port}.{key[5:]}"
     if key.startswith("ib."):

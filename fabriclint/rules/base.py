@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -43,6 +43,10 @@ class Context:
     """Inventory device -> status word for the report (ok, unreachable, missing, unsupported, ...)."""
     unexpected: dict[str, str] = field(default_factory=dict)
     """Snapshot devices the inventory does not list -> their platform (DRIFT004)."""
+    cabled_count: dict[str, int] = field(default_factory=dict)
+    """Device -> how many link ends the cabling plan gives it (set while reading devices)."""
+    locate_link_end: Callable[[int, str], Source | None] | None = None
+    """(link index, 'a'|'b') -> its line in inventory.yaml (lazy: positions cost a re-read)."""
     memo: dict[Any, Any] = field(default_factory=dict)
     """Results rules share within one run (e.g. one drift comparison serves DRIFT001 and DRIFT002)."""
 
@@ -80,6 +84,16 @@ class Context:
         """The CNP class intended for `device`."""
         prof = self.profile(device)
         return prof.cnp if prof else None
+
+    def link_source(self, device: str, port: str) -> Source | None:
+        """Where the cabling plan names device:port (inventory.yaml line), when known."""
+        if self.locate_link_end is None:
+            return None
+        for index, link in enumerate(self.inventory.links):
+            for side, end in zip(("a", "b"), link.ends(), strict=True):
+                if end == (device, port):
+                    return self.locate_link_end(index, side)
+        return None
 
     def peer(self, device: str, port: str) -> tuple[str, str] | None:
         """(device, port) at the other end of the cable plugged into device:port."""

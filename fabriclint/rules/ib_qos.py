@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from fabriclint.models.common import Source
 from fabriclint.models.finding import Finding
-from fabriclint.models.ib import QosTables, SmConfig, VlArbEntry
+from fabriclint.models.ib import QosPolicy, QosTables, SmConfig, VlArbEntry
 from fabriclint.models.state import DeviceState
 from fabriclint.parsers.opensm_keys import DATA_VLS_BY_OP_VLS, QOS_TABLE_KEYS
 from fabriclint.rules.base import Context, NoOptions, Rule
@@ -82,8 +83,18 @@ class QosTablesIgnored(Rule[NoOptions]):
                 "qos-policy.conf",
                 "infiniband.qos_policy",
                 "qos-policy.conf holds a policy but qos is FALSE: OpenSM never reads it",
-                source=policy.src(),
+                source=_first_statement(policy) or policy.src(),
             )
+
+
+def _first_statement(policy: QosPolicy) -> Source | None:
+    """The first line of the policy (where a reader sees what OpenSM will ignore)."""
+    found: list[Source | None] = [g.source for g in policy.port_groups]
+    found += [level.source for level in policy.levels]
+    found += [rule.source for rule in policy.match_rules]
+    found += [ulp.source for ulp in policy.ulps]
+    lines = [source for source in found if source is not None and source.line]
+    return min(lines, key=lambda source: source.line or 0, default=None)
 
 
 def _set(sm: SmConfig, key: str) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 from fabriclint.drift.compare import Drift, compare
 from fabriclint.intent.render import render
 from fabriclint.models.finding import Finding
+from fabriclint.models.state import DeviceState
 from fabriclint.rules.base import Context, NoOptions, Rule
 
 
@@ -236,16 +237,20 @@ class IntentInvalid(Rule[NoOptions]):
     summary = "Intent or inventory inconsistent with the fabric"
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        for device, port in sorted({end for link in ctx.links() for end in link}):
-            state = ctx.states[device]
-            if any(p.kind == "unparseable" for p in state.problems):
-                continue  # PARSE003 already says why its ports are unknown
-            if port not in state.interfaces:
+        # Every cabled port of every parsed device, whatever the far end is (in --configs the
+        # hosts are not parsed: a typo on a leaf's host port must still be caught).
+        ends = {end for link in ctx.inventory.links for end in link.ends()}
+        for device, port in sorted(ends):
+            state = ctx.states.get(device)
+            if state is None or any(p.kind == "unparseable" for p in state.problems):
+                continue  # not parsed (DRIFT003 says why), or PARSE003 says why ports are unknown
+            if not _has_port(state, port):
                 yield self.finding(
                     device,
                     f"interface {port}",
                     f"interfaces.{port}",
                     f"the cabling plan names {device}:{port}, but {device} has no port {port}",
+                    source=ctx.link_source(device, port),
                 )
         if ctx.intent is None:
             return
@@ -257,6 +262,14 @@ class IntentInvalid(Rule[NoOptions]):
                     "role",
                     f"role '{state.role}' of {device} has no profile in intent.yaml, so nothing is compared to intent",
                 )
+
+
+def _has_port(state: DeviceState, port: str) -> bool:
+    """A port the device has: an interface, a NIC netdev, or an HCA port (`mlx5_0/1`) that has
+    no netdev (InfiniBand)."""
+    if port in state.interfaces or port in state.rdma:
+        return True
+    return any(f"{nic.hca}/{nic.port}" == port for nic in state.rdma.values() if nic.hca)
 
 
 RULES: list[type[Rule[Any]]] = [
