@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fabriclint import __version__
+from fabriclint.causes import link_causes
 from fabriclint.loaders.fabric import Fabric, display_path, load_fabric
 from fabriclint.models.common import Source
 from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Gap, Report, Summary
@@ -510,6 +511,10 @@ def run_check(opts: CheckOptions) -> CheckResult:
         failures.append(Failure.of("suppression", exc))
         for finding in findings:
             finding.suppressed = None
+    try:
+        link_causes(findings)
+    except Exception as exc:  # grouping is a view: the findings stand without it
+        failures.append(Failure.of("root-cause grouping", exc))
     report = with_failures(build_report(fabric, snap, ctx, findings), failures)
     fail_on: Severity = opts.fail_on or fabric.policy.fail_on or "error"
     return CheckResult(

@@ -42,11 +42,21 @@ class Finding(BaseModel):
     """sha256 of rule + device + path; stable when lines move."""
     suppressed: str | None = None
     """Reason, when suppressed."""
+    cause: str = ""
+    """Fingerprint of the finding that explains this one (the root cause of its group); its own
+    fingerprint when it is a cause itself."""
 
     def model_post_init(self, _context: Any) -> None:
         if not self.fingerprint:
             raw = f"{self.rule}|{self.device or ''}|{self.path}"
             self.fingerprint = hashlib.sha256(raw.encode()).hexdigest()
+        if not self.cause:
+            self.cause = self.fingerprint
+
+    @property
+    def is_cause(self) -> bool:
+        """True when no other finding explains this one."""
+        return self.cause == self.fingerprint
 
 
 class DeviceSummary(BaseModel):

@@ -18,7 +18,7 @@ runner = CliRunner()
 
 FINDING_KEYS = {
     "rule", "name", "severity", "device", "object", "path", "expected", "actual",
-    "message", "source", "fingerprint", "suppressed",
+    "message", "source", "fingerprint", "suppressed", "cause",
 }  # fmt: skip
 
 
@@ -41,6 +41,9 @@ def test_broken_report_matches_the_contract() -> None:
         assert set(finding) == FINDING_KEYS
         assert re.fullmatch(r"[0-9a-f]{64}", finding["fingerprint"])
         assert finding["source"] is None or set(finding["source"]) == {"file", "line"}
+    by_fingerprint = {f["fingerprint"]: f for f in report["findings"]}
+    for finding in report["findings"]:  # every cause is a finding that is its own cause
+        assert by_fingerprint[finding["cause"]]["cause"] == finding["cause"]
     pfc002 = next(
         f for f in report["findings"] if f["rule"] == "PFC002" and f["device"] == "leaf01"
     )
