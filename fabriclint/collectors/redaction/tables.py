@@ -64,16 +64,16 @@ SNMP_HOST = token(
     rf"(?!(?:version|vrf|use-vrf|filter-vrf|source-interface|traps|informs|udp-port)\b){VALUE}",
 )
 SNMP_AUTH = token(
-    "SNMPv3 user auth key: auth md5|sha* X",
+    "SNMPv3 user auth key: snmp-server user ... auth md5|sha* X",
     "snmp-server user mon grp v3 auth sha SECRET",
     ("auth",),
-    rf"\bauth{SP}(?:md5|sha\S*){SP}{VALUE}",
+    rf"\bsnmp-server{SP}user{SP}.*?\bauth{SP}(?:md5|sha\S*){SP}{VALUE}",
 )
 SNMP_PRIV = token(
-    "SNMPv3 user privacy key: priv [des|3des|aes*] X",
+    "SNMPv3 user privacy key: snmp-server user ... priv [des|3des|aes*] X",
     "snmp-server user mon grp v3 auth sha a priv aes SECRET",
     ("priv",),
-    rf"\bpriv{SP}(?:(?:des|3des|aes\S*){SP})?{VALUE}",
+    rf"\bsnmp-server{SP}user{SP}.*?\bpriv{SP}(?:(?:des|3des|aes\S*){SP})?{VALUE}",
 )
 AAA_KEY = token(
     "tacacs-server/radius-server [host H ...] key [type] X",
