@@ -20,7 +20,8 @@ def redact(text: str, platform: str | None = None) -> str:
     every platform's table.
     """
     low = text.lower()
+    present: dict[str, bool] = {}  # each prefilter word is searched for once per text
     for rule in rules_for(platform):
-        if any(word in low for word in rule.words):
+        if any(present.setdefault(word, word in low) for word in rule.words):
             text = rule.apply(text)
     return text

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from fabriclint.collectors.redaction.base import MARK
+from fabriclint.collectors.redaction.base import MARK, marked
 
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _YAML_KEY = re.compile(
@@ -102,6 +102,28 @@ def yaml_child_keys(parents: frozenset[str]) -> Callable[[str], str]:
         return "\n".join(lines)
 
     return apply
+
+
+_YAML_VALUE = re.compile(
+    r"^(?P<p>[ \t]*-?[ \t]*(?P<k>[\w-]+)[ \t]*:[ \t]+)(?P<v>[^\s#{\[].*?)(?P<t>[ \t]*)$",
+    re.MULTILINE,
+)
+
+
+def yaml_named_values(names: str) -> Callable[[str], str]:
+    """Replace the scalar value of every YAML `KEY: value` whose KEY fully matches `names`.
+
+    The line is matched first and its key checked second: one pattern holding the names would
+    backtrack through every word of every line (a host's outputs are mostly `key: value`).
+    """
+    name = re.compile(names, re.IGNORECASE)
+
+    def one(match: re.Match[str]) -> str:
+        if name.fullmatch(match["k"]) is None:
+            return match[0]
+        return match["p"] + marked(match["v"]) + match["t"]
+
+    return lambda text: _YAML_VALUE.sub(one, text)
 
 
 def non_default_key(names: tuple[str, ...], defaults: tuple[int, ...]) -> Callable[[str], str]:

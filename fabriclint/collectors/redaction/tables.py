@@ -140,7 +140,7 @@ EOS: list[Rule] = [
         "MACsec key CKN [type] CAK",
         "      key 1234 7 SECRET fallback",
         ("key",),
-        rf"^[ \t]*key{SP}[0-9a-f]+{SP}(?:(?:0|7|8a){SP}(?=\S))?(?!secret\b){VALUE}",
+        rf"^[ \t]*key{SP}[0-9a-f]+{SP}(?!secret\b)(?:(?:0|7|8a){SP}(?=\S))?{VALUE}",
     ),
     # TerminAttr's `-cvauth=key,X` is a shared key; `-cvauth=token,/path` names a file.
     token(
@@ -164,13 +164,13 @@ NXOS: list[Rule] = [
 JUNOS: list[Rule] = [
     token(
         "encrypted-password / plain-text-password / SNMPv3 authentication-|privacy-password X",
-        '        encrypted-password "SECRET"; ## SECRET-DATA',
+        '        encrypted-password "SECRET";',
         ("password",),
         rf"\b(?:encrypted|plain-text|authentication|privacy)-password{SP}{VALUE}",
     ),
     token(
         'secret "X" (RADIUS/TACACS+ servers)',
-        '            secret "SECRET"; ## SECRET-DATA',
+        '            secret "SECRET";',
         ("secret",),
         rf"(?<![\w-])secret{SP}{VALUE}",
     ),
@@ -182,7 +182,7 @@ JUNOS: list[Rule] = [
     ),
     token(
         "[hello-]authentication-key X, SNMPv3 privacy-key X, OSPF md5 N key X, MACsec cak X",
-        '    authentication-key "SECRET"; ## SECRET-DATA',
+        '    authentication-key "SECRET";',
         ("authentication-key", "privacy-key", "key", "cak"),
         rf"(?:\b(?:authentication-key|privacy-key|cak)|\bmd5{SP}\S+{SP}key){SP}"
         rf"(?![0-9]+{SP}type\b){VALUE}",
@@ -301,14 +301,14 @@ GENERIC: list[Rule] = [
     token(
         'JSON string value of a secret-named key ("passkey", "*password*", "*secret*", "*_key")',
         '    "SNMP_USER_AUTH_PASSWORD": "SECRET",',
-        ("pass", "secret", "community", "key", "psk"),
+        ("pass", "secret", "community", 'key"', "psk"),
         rf'"{_KEY_NAME}"\s*:\s*(?P<v>"(?:[^"\\\n]|\\.)*")',
     ),
-    token(
+    custom(
         "YAML value of a secret-named key (secret: X, password: X, key: X)",
         "              secret: SECRET",
-        ("pass", "secret", "community", "key", "psk"),
-        rf"^[ \t]*-?[ \t]*{_KEY_NAME}[ \t]*:[ \t]+(?P<v>[^\s#{{\[].*?)[ \t]*$",
+        ("pass", "secret", "community", "key:", "psk"),
+        structured.yaml_named_values(_KEY_NAME),
     ),
     # Junos reversible `$9$`, crypt(3) hashes `$1$ $5$ $6$ $y$ $2b$` wherever they are.
     token(
@@ -353,11 +353,14 @@ def rules_for(platform: str | None) -> list[Rule]:
 
 
 def markdown() -> str:
-    """The per-platform table of docs/collect.md (kept in step by a test)."""
-    rows = ["| platform | secret kind | example (the secret is `SECRET`) |", "|---|---|---|"]
+    """The table of docs/collect.md: each rule once, with the platforms whose table holds it."""
+    owners: dict[int, tuple[Rule, list[str]]] = {}
     for name, table in [*TABLES.items(), ("every output", GENERIC)]:
         for rule in table:
-            example = rule.example.strip().replace("\n", " / ").replace("|", "\\|")
-            kind = rule.kind.replace("|", "\\|")
-            rows.append(f"| {name} | {kind} | `{example}` |")
+            owners.setdefault(id(rule), (rule, []))[1].append(name)
+    rows = ["| platforms | secret kind | example (the secret is `SECRET`) |", "|---|---|---|"]
+    for rule, names in owners.values():
+        example = rule.example.strip().replace("\n", " / ").replace("|", "\\|")
+        kind = rule.kind.replace("|", "\\|")
+        rows.append(f"| {', '.join(names)} | {kind} | `{example}` |")
     return "\n".join(rows) + "\n"
