@@ -493,6 +493,20 @@ CUMULUS = """\
         mode: lossless
 """
 
+CUMULUS_FLOW = """\
+- set:
+    service:
+      snmp-server:
+        enable: on
+        readonly-community: {«PL-cl-flow-021»: {access: {any: {}}}, '«PL-cl-flow-022»': {access: {localhost: {}}}}
+        listening-address: {all: {}}
+        trap-destination:
+          10.0.0.9:
+            vrf:
+              mgmt:
+                community-password: {«PL-cl-flow-023»: {version: 2c}}
+"""
+
 CUMULUS_NCLU = """\
 net add hostname leaf04
 net add snmp-server readonly-community «PL-cl-nclu-014» access any
@@ -551,6 +565,7 @@ CORPUS: tuple[Planted, ...] = (
     plant("sonic", "config_db.json", SONIC_NESTED),
     plant("sonic", "config_db.json (flat)", SONIC_FLAT),
     plant("cumulus", "nv config show -o yaml", CUMULUS),
+    plant("cumulus", "nv config show -o yaml (flow maps)", CUMULUS_FLOW),
     plant("cumulus", "net show configuration commands", CUMULUS_NCLU),
     plant("mlnx-host", "smpquery portinfo", MLNX_HOST),
     plant("opensm", "opensm.conf", OPENSM),

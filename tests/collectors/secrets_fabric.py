@@ -165,6 +165,11 @@ def _corpus_devices() -> dict[str, tuple[str, str, dict[str, str]]]:
                 "nv show qos roce -o json": _QOS_ERROR,
             },
         ),
+        "c-nvue-flow": (
+            "cumulus",
+            "leaf",
+            {"nv config show -o yaml": c["cumulus", "nv config show -o yaml (flow maps)"]},
+        ),
         "c-nclu": (
             "cumulus",
             "leaf",

@@ -80,6 +80,13 @@ def test_redacted_nvue_yaml_stays_yaml() -> None:
     assert list(snmp["readonly-community"]) == [f"{MARK}-1"]
     assert snmp["username"]["mon2"] == {"auth-md5": MARK, "encrypt-des": MARK}
     assert after[1]["set"]["qos"] == {"roce": {"enable": True, "mode": "lossless"}}
+    flow = next(p for p in CORPUS if p.key == "nv config show -o yaml (flow maps)")
+    snmp = yaml.safe_load(redact(flow.text, flow.platform))[0]["set"]["service"]["snmp-server"]
+    assert snmp["readonly-community"] == {
+        f"{MARK}-1": {"access": {"any": {}}},
+        f"{MARK}-2": {"access": {"localhost": {}}},
+    }
+    assert snmp["listening-address"] == {"all": {}}
 
 
 RULES = [(name, rule) for name, table in [*TABLES.items(), ("generic", GENERIC)] for rule in table]

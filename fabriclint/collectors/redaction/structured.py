@@ -72,36 +72,77 @@ def _bare(key: str) -> str:
 
 
 def yaml_child_keys(parents: frozenset[str]) -> Callable[[str], str]:
-    """Replace the keys one level below any block key in `parents` (NVUE `readonly-community:`).
+    """Replace the keys one level below any key in `parents` (NVUE `readonly-community:`).
 
     Works on indentation alone (NVUE writes block YAML, two spaces a level), so a config that a
     YAML library could not load is still redacted; deeper levels are left alone unless they are
-    parents themselves (`auth-sha: {KEY: {encrypt-aes: {KEY2: {}}}}` written as blocks).
+    parents themselves (`auth-sha: {KEY: {encrypt-aes: {KEY2: {}}}}` written as blocks). A
+    parent written as a one-line flow map (`community-password: {KEY: {version: 2c}}`) has its
+    first-level keys replaced.
     """
 
     def apply(text: str) -> str:
         lines = text.split("\n")
         stack: list[list[int]] = []  # [parent indent, child indent or -1]
-        n = 0
+        count = [0]
         for index, line in enumerate(lines):
-            stripped = line.strip()
-            if not stripped or stripped.startswith("#"):
-                continue
-            indent = len(line) - len(line.lstrip(" "))
-            while stack and indent <= stack[-1][0]:
-                stack.pop()
-            found = _YAML_KEY.match(line)
-            if found is None:
-                continue
-            if stack and stack[-1][1] in (-1, indent):
-                stack[-1][1] = indent
-                n += 1
-                lines[index] = line[: found.start("k")] + f"'{MARK}-{n}'" + line[found.end("k") :]
-            elif _bare(found["k"]) in parents and not line[found.end() :].strip():
-                stack.append([indent, -1])
+            if line.strip() and not line.strip().startswith("#"):
+                lines[index] = _child_line(line, stack, parents, count)
         return "\n".join(lines)
 
     return apply
+
+
+def _next_mark(count: list[int]) -> str:
+    """The next numbered key marker of this output."""
+    count[0] += 1
+    return f"'{MARK}-{count[0]}'"
+
+
+def _child_line(
+    line: str, stack: list[list[int]], parents: frozenset[str], count: list[int]
+) -> str:
+    """One non-blank YAML line: redacted when it is a child key of an open parent."""
+    indent = len(line) - len(line.lstrip(" "))
+    while stack and indent <= stack[-1][0]:
+        stack.pop()
+    found = _YAML_KEY.match(line)
+    if found is None:
+        return line
+    if stack and stack[-1][1] in (-1, indent):
+        stack[-1][1] = indent
+        return line[: found.start("k")] + _next_mark(count) + line[found.end("k") :]
+    if _bare(found["k"]) in parents:
+        rest = line[found.end() :]
+        if not rest.strip():
+            stack.append([indent, -1])
+        elif rest.lstrip().startswith("{"):
+            return line[: found.end()] + _flow_keys(rest, count)
+    return line
+
+
+_FLOW_KEY = re.compile(r"""'[^'\n]*'|"[^"\n]*"|[^\s:{}\[\],'"][^:{}\[\],\n]*?(?=[ ]*:)""")
+
+
+def _flow_keys(rest: str, count: list[int]) -> str:
+    """A one-line flow map with its first-level keys replaced (`{KEY: {...}, KEY2: {}}`)."""
+    out, depth, i, expect_key = [], 0, 0, False
+    while i < len(rest):
+        ch = rest[i]
+        found = _FLOW_KEY.match(rest, i) if expect_key and not ch.isspace() else None
+        if found is not None:
+            out.append(_next_mark(count))
+            i, expect_key = found.end(), False
+            continue
+        depth += {"{": 1, "[": 1, "}": -1, "]": -1}.get(ch, 0)
+        expect_key = (
+            (ch == "{" and depth == 1)
+            or (ch == "," and depth == 1)
+            or (expect_key and ch.isspace())
+        )
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 _YAML_VALUE = re.compile(

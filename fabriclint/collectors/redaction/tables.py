@@ -135,14 +135,15 @@ EOS: list[Rule] = [
         rf"\bauthentication{SP}key{SP}(?:{TYPE}{SP}(?=\S))?{VALUE}",
     ),
     # EOS MACsec (`mac security` / `profile P`): `key CKN [0|7|8a] CAK [fallback]`; the CKN is
-    # the key's name, the CAK the secret.
+    # the key's name, the CAK the secret (EOS User Manual, "MACsec", key command).
     token(
         "MACsec key CKN [type] CAK",
         "      key 1234 7 SECRET fallback",
         ("key",),
         rf"^[ \t]*key{SP}[0-9a-f]+{SP}(?!secret\b)(?:(?:0|7|8a){SP}(?=\S))?{VALUE}",
     ),
-    # TerminAttr's `-cvauth=key,X` is a shared key; `-cvauth=token,/path` names a file.
+    # TerminAttr's `-cvauth=key,X` is a shared key; `-cvauth=token,/path` and
+    # `-cvauth=token-secure,/path` name a file (CloudVision "TerminAttr options", -cvauth).
     token(
         "TerminAttr -cvauth=key,X (daemon TerminAttr exec line)",
         "   exec /usr/bin/TerminAttr -cvauth=key,SECRET -cvaddr=10.0.0.5:9910",
@@ -206,7 +207,8 @@ JUNOS: list[Rule] = [
         ("community",),
         rf"\bset{SP}snmp{SP}community{SP}{VALUE}",
     ),
-    # In SNMPv1/v2c the trap group's name is the community the traps carry (Junos "trap-group").
+    # In SNMPv1/v2c the trap group's name is sent as the community of its traps (Junos
+    # Network Management guide, `trap-group` statement).
     token(
         "SNMP trap-group X (brace and set forms: the name is the v1/v2c trap community)",
         "set snmp trap-group SECRET targets 10.0.0.9",
@@ -222,6 +224,8 @@ JUNOS: list[Rule] = [
 ]
 
 SONIC: list[Rule] = [
+    # config_db.json writes SNMP_COMMUNITY with the community as the object key (SONiC
+    # "Configuration" wiki, SNMP_COMMUNITY table), nested in the file or flat as `TABLE|key`.
     custom(
         "SNMP community names as keys, nested: SNMP_COMMUNITY: {X: {...}}",
         '{"SNMP_COMMUNITY": {"SECRET": {"TYPE": "RO"}}}',
@@ -254,7 +258,9 @@ SONIC: list[Rule] = [
 
 CUMULUS: list[Rule] = [
     # NVUE YAML: `readonly-community:` / `community-password:` / `auth-sha:` ... with the secret
-    # as the key one level below (`readonly-community:\n  public: {access: ...}`).
+    # as the key one level below (`readonly-community:\n  public: {access: ...}`), as
+    # `nv set service snmp-server readonly-community public access any` stores it (Cumulus Linux
+    # user guide, "Simple Network Management Protocol - SNMP").
     custom(
         "NVUE SNMP secret as map key: readonly-community, community-password, auth-md5|sha, "
         "encrypt-aes|des",
@@ -288,6 +294,8 @@ MLNX_HOST: list[Rule] = [
     ),
 ]
 
+# opensm.conf keys (opensm(8)): m_key (port M_Key), sm_key, sa_key, cc_key (congestion control
+# key, opensm's `congestion_control` section); 0 and 1 are OpenSM's defaults, not site secrets.
 OPENSM: list[Rule] = [
     custom(
         "m_key / sm_key / sa_key / cc_key, unless at OpenSM's default (0 or 1)",
