@@ -10,7 +10,8 @@
     run.py          collect(fabric_dir, options) -> CollectResult (for `collect` and `check --live`)
     credentials.py  env vars / prompt, Secret, scrubbing of reasons
     errors.py       exceptions -> status + one-line reason; legacy.py names legacy SSH algorithms
-    redact.py       secrets removed from collected text before it is written
+    redact.py       secrets removed from collected text before it is written, driven by
+    redaction/      one table of secret kinds per platform plus a generic one (tables.py)
     limit.py        --limit expressions; overlay.py: inventory overlays (host/port/credentials)
 
 The commands themselves and the allowlist live in fabriclint/commands.py.

@@ -74,12 +74,17 @@ def collect_device(
             err = _cut(limits) if aborted.is_set() else raised
             wait = _retry_wait(err, result.attempts, settings, deadline)
             if wait is None:
-                result.status, result.reason = err.status, scrub.reason(err.reason)
+                reason = redact(scrub.reason(err.reason), target.platform)
+                result.status, result.reason = err.status, reason
                 break
             time.sleep(wait)
             continue
-        result.outputs = {key: redact(scrub.clean(text)) for key, text in plan.outputs.items()}
-        result.skipped = [scrub.reason(s) for s in plan.skipped]
+        platform = target.platform
+        result.outputs = {
+            k: redact(scrub.clean(text), platform) for k, text in plan.outputs.items()
+        }
+        # a reason may quote the device's error line, which may quote a secret
+        result.skipped = [redact(scrub.reason(s), platform) for s in plan.skipped]
         break
     result.seconds = round(time.monotonic() - start, 3)
     return result

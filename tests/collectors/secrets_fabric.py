@@ -1,14 +1,19 @@
 """A fabric of every platform whose outputs carry planted secrets (redaction and audit tests).
 
-Every planted secret contains `PLANT`; after collection no file, log or report may contain it.
+The first devices carry secrets containing `PLANT`; the `c-*` devices serve the planted-secret
+corpus (tests/collectors/redaction_corpus.py: every kind of secret of every platform), and one
+optional command answers with an error line that quotes a secret (it reaches collect.json as a
+skip reason). After collection no file, log or report may contain any of `planted_secrets()`.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from tests.collectors.labkit import ROCE_POD, write_fabric
+from tests.collectors import redaction_corpus as corpus
+from tests.collectors.labkit import LAB_PASSWORD, ROCE_POD, all_text, write_fabric
 
 EOS_SECRETS = """\
 username admin privilege 15 role network-admin secret sha512 $6$PLANTsalt$PLANTeosHash01
@@ -121,11 +126,77 @@ def _gpu_host() -> dict[str, str]:
     }
 
 
+ERROR_SECRET = "PL-cl-error-021"
+"""Quoted by the error reply of an optional command (a skip reason, never an output)."""
+_QOS_ERROR = f"Error: community-password {ERROR_SECRET} is not a qos roce setting\n"
+
+
+def _corpus_devices() -> dict[str, tuple[str, str, dict[str, str]]]:
+    """The corpus as lab devices, each output under the command the platform collects."""
+    c = {(p.platform, p.key): p.text for p in corpus.CORPUS}
+    gpu = _gpu_host() | {
+        "ibstat": c["mlnx-host", "smpquery portinfo"]
+        + corpus.plant("mlnx-host", "ibstat", corpus.GENERIC).text
+    }
+    return {
+        "c-eos": (
+            "eos",
+            "leaf",
+            {"show running-config": c["eos", "show running-config"], "show interfaces": ""},
+        ),
+        "c-nxos": (
+            "nxos",
+            "leaf",
+            {"show running-config": c["nxos", "show running-config"], "show interface": ""},
+        ),
+        "c-junos": ("junos", "leaf", {"show configuration": c["junos", "show configuration"]}),
+        "c-junos-set": (
+            "junos",
+            "leaf",
+            {"show configuration": c["junos", "show configuration | display set"]},
+        ),
+        "c-sonic": ("sonic", "leaf", {"config_db.json": c["sonic", "config_db.json"]}),
+        "c-sonic-flat": ("sonic", "leaf", {"config_db.json": c["sonic", "config_db.json (flat)"]}),
+        "c-nvue": (
+            "cumulus",
+            "leaf",
+            {
+                "nv config show -o yaml": c["cumulus", "nv config show -o yaml"],
+                "nv show qos roce -o json": _QOS_ERROR,
+            },
+        ),
+        "c-nvue-flow": (
+            "cumulus",
+            "leaf",
+            {"nv config show -o yaml": c["cumulus", "nv config show -o yaml (flow maps)"]},
+        ),
+        "c-nclu": (
+            "cumulus",
+            "leaf",
+            {"net show configuration commands": c["cumulus", "net show configuration commands"]},
+        ),
+        "c-host": ("mlnx-host", "gpu", gpu),
+        "c-sm": ("opensm", "sm", {"opensm.conf": c["opensm", "opensm.conf"]}),
+    }
+
+
+def planted_secrets(fabric: Path) -> list[str]:
+    """Every secret planted in the fabric's seed snapshot, and the lab's login password."""
+    seed = all_text(fabric / "snapshots" / "seed")
+    found = set(re.findall(r"[$\w.=-]*PLANT[$\w.=-]*", seed))
+    found.update(secret for planted in corpus.CORPUS for secret in planted.secrets)
+    found.update((*OPENSM_KEYS, ERROR_SECRET, LAB_PASSWORD))
+    missing = sorted(secret for secret in found if secret not in seed and secret != LAB_PASSWORD)
+    assert missing == [], f"not planted in the seed: {missing}"
+    return sorted(found)
+
+
 def secrets_fabric(root: Path) -> Path:
     """The fabric (with its `seed` snapshot) under `root`."""
     return write_fabric(
         root,
         {
+            **_corpus_devices(),
             "leaf01": ("eos", "leaf", _eos_leaf()),
             "nx1": ("nxos", "leaf", {"show running-config": NXOS, "show interface": ""}),
             "jn1": ("junos", "leaf", {"show configuration": JUNOS}),

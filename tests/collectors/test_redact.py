@@ -1,13 +1,15 @@
 """Secrets are redacted before anything is written: planted in every platform, grep finds none.
 
 The end-to-end test collects a lab fabric of every platform whose outputs carry planted
-secrets, then searches every file under the snapshot, the collection's log lines and the
-check reports (JSON and text) for each of them and for the login password.
+secrets (the whole planted-secret corpus among them), then searches every file under the
+snapshot, the collection's stdout/stderr and the check reports (JSON and text) for each of them
+and for the login password. A device whose error reply quotes a secret shows that failure
+reasons (built from the device's reply) are redacted too.
 """
 
 from __future__ import annotations
 
-import re
+import json
 from pathlib import Path
 
 import pytest
@@ -18,13 +20,18 @@ from fabriclint.engine import CheckOptions, run_check
 from fabriclint.reporters import get_reporter
 from tests.collectors.labkit import (
     LAB_PASSWORD,
-    ROCE_POD,
     all_text,
     cli_app,
     lab_for,
+    write_fabric,
     write_overlay,
 )
-from tests.collectors.secrets_fabric import OPENSM_KEYS, PLANTED, secrets_fabric
+from tests.collectors.secrets_fabric import (
+    ERROR_SECRET,
+    PLANTED,
+    planted_secrets,
+    secrets_fabric,
+)
 
 CASES = [
     ("username a privilege 15 role network-admin secret sha512 $6$s$HASH", "$6$s$HASH"),
@@ -80,42 +87,30 @@ def test_qos_and_defaults_are_untouched() -> None:
     assert redact(text) == text
 
 
-def test_example_snapshots_need_no_redaction() -> None:
-    for path in (ROCE_POD / "snapshots").rglob("*.txt"):
-        text = path.read_text(encoding="utf-8")
-        assert redact(text) == text, path
-
-
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     """(fabric, live snapshot, log text) of the secrets fabric collected through the CLI."""
     tmp = tmp_path_factory.mktemp("secrets")
     fabric = secrets_fabric(tmp / "fabric")
-    out = tmp / "live"
+    code, logs = _collect(fabric, tmp / "live")
+    assert code == 0, logs
+    return fabric, tmp / "live", logs
+
+
+def _collect(fabric: Path, out: Path) -> tuple[int, str]:
+    """(exit code, stdout + stderr) of `fabriclint collect` of `fabric` from its seed in a lab."""
     with lab_for(fabric / "snapshots" / "seed") as lab:
-        args = [
-            "collect",
-            str(fabric),
-            "--overlay",
-            str(write_overlay(lab, tmp)),
-            "--out",
-            str(out),
-        ]
-        result = CliRunner(env=lab.env()).invoke(cli_app(), [*args, "--timeout", "10"])
-    assert result.exit_code == 0, result.stderr
-    return fabric, out, result.stdout + result.stderr
-
-
-def _planted(fabric: Path) -> list[str]:
-    seed = all_text(fabric / "snapshots" / "seed")
-    found = sorted(set(re.findall(r"[$\w.=-]*PLANT[$\w.=-]*", seed)))
-    return [*found, *OPENSM_KEYS, LAB_PASSWORD]
+        args = ["collect", str(fabric), "--overlay", str(write_overlay(lab, out.parent))]
+        result = CliRunner(env=lab.env()).invoke(
+            cli_app(), [*args, "--out", str(out), "--timeout", "10"]
+        )
+    return result.exit_code, result.stdout + result.stderr
 
 
 def test_no_planted_secret_anywhere(collected: tuple[Path, Path, str]) -> None:
     fabric, out, logs = collected
-    planted = _planted(fabric)
-    assert len(planted) > 30
+    planted = planted_secrets(fabric)
+    assert len(planted) > 150
     result = run_check(CheckOptions(fabric_dir=fabric, snapshot=out))
     reports = [get_reporter(fmt, color=False)(result.report) for fmt in ("json", "text")]
     haystacks = {"snapshot": all_text(out), "logs": logs, "reports": "\n".join(reports)}
@@ -124,3 +119,29 @@ def test_no_planted_secret_anywhere(collected: tuple[Path, Path, str]) -> None:
         assert leaked == [], f"{where} contains {leaked}"
         assert PLANTED not in text, where
     assert MARK in haystacks["snapshot"]
+
+
+def test_skip_reasons_quoting_a_secret_are_redacted(collected: tuple[Path, Path, str]) -> None:
+    _fabric, out, _logs = collected
+    devices = json.loads((out / "collect.json").read_text(encoding="utf-8"))["devices"]
+    skipped = " ".join(devices["c-nvue"]["skipped"])
+    assert "community-password <redacted>" in skipped and ERROR_SECRET not in skipped
+
+
+def test_failure_reasons_quoting_a_secret_are_redacted(tmp_path: Path) -> None:
+    """A device's error reply becomes its failure reason: redacted like any output."""
+    secret = "PL-eos-error-reason-77"
+    reply = f"% Invalid input (at token 2: 'snmp-server community {secret} ro')"
+    fabric = write_fabric(
+        tmp_path / "fabric",
+        {"e1": ("eos", "leaf", {"show running-config": "hostname e1\n", "show interfaces": reply})},
+    )
+    code, logs = _collect(fabric, tmp_path / "live")
+    assert code == 3
+    manifest = json.loads((tmp_path / "live" / "manifest.json").read_text(encoding="utf-8"))
+    reason = manifest["devices"]["e1"]["error"]
+    assert manifest["devices"]["e1"]["status"] == "command-failed"
+    assert "snmp-server community <redacted>" in reason
+    for where, text in {"snapshot": all_text(tmp_path / "live"), "logs": logs}.items():
+        assert secret not in text, where
+        assert LAB_PASSWORD not in text, where

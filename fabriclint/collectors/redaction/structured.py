@@ -1,0 +1,206 @@
+"""Substitutions that need more than one regex: secrets that are JSON or YAML *keys*, key files.
+
+SNMP communities are often the name of an object rather than a value (SONiC
+`"SNMP_COMMUNITY": {"public": {...}}`, NVIDIA NVUE `readonly-community: {public: {...}}`): the
+name itself is the secret. Keys are replaced with numbered markers (`<redacted>-1`, ...) so an
+object never ends up with two equal keys, which would make the JSON/YAML ambiguous to parse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from fabriclint.collectors.redaction.base import MARK, marked
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_YAML_KEY = re.compile(
+    r"""^(?P<i>[ ]*)(?:-[ ]+)?(?P<k>'[^'\n]*'|"[^"\n]*"|[^\s:#'"{}\[\],][^:\n]*?)[ ]*:(?=[ ]|$)"""
+)
+
+
+def json_object_keys(table: str) -> Callable[[str], str]:
+    """Replace the keys of every JSON object `"TABLE": {...}` (nested SONiC config_db form)."""
+    start = re.compile(rf'"{re.escape(table)}"\s*:\s*\{{')
+
+    def apply(text: str) -> str:
+        out, pos = [], 0
+        for found in start.finditer(text):
+            if found.start() < pos:
+                continue
+            end, body = _redact_object_keys(text, found.end())
+            out.append(text[pos : found.end()] + body)
+            pos = end
+        return "".join(out) + text[pos:]
+
+    return apply
+
+
+def _redact_object_keys(text: str, i: int) -> tuple[int, str]:
+    """Scan one JSON object body from `i`; replace its own keys. Returns (end, new body)."""
+    depth, parts, n = 1, [], 0
+    while i < len(text) and depth > 0:
+        ch = text[i]
+        if ch == '"':
+            found = _JSON_STRING.match(text, i)
+            j = found.end() if found else len(text)
+            is_key = depth == 1 and text[j:].lstrip().startswith(":")
+            n += is_key
+            parts.append(f'"{MARK}-{n}"' if is_key else text[i:j])
+            i = j
+            continue
+        depth += {"{": 1, "[": 1, "}": -1, "]": -1}.get(ch, 0)
+        parts.append(ch)
+        i += 1
+    return i, "".join(parts)
+
+
+def json_flat_keys(table: str) -> Callable[[str], str]:
+    """Replace the name in flat SONiC keys `"TABLE|name"` (numbered, so keys stay unique)."""
+    flat = re.compile(rf'"{re.escape(table)}\|(?:[^"\\\n]|\\.)*"')
+
+    def apply(text: str) -> str:
+        counter = iter(range(1, 1_000_000))
+        return flat.sub(lambda _m: f'"{table}|{MARK}-{next(counter)}"', text)
+
+    return apply
+
+
+def _bare(key: str) -> str:
+    """A YAML key without its quotes."""
+    return key[1:-1] if key[:1] in "'\"" and key[-1:] == key[:1] and len(key) > 1 else key
+
+
+def yaml_child_keys(parents: frozenset[str]) -> Callable[[str], str]:
+    """Replace the keys one level below any key in `parents` (NVUE `readonly-community:`).
+
+    Works on indentation alone (NVUE writes block YAML, two spaces a level), so a config that a
+    YAML library could not load is still redacted; deeper levels are left alone unless they are
+    parents themselves (`auth-sha: {KEY: {encrypt-aes: {KEY2: {}}}}` written as blocks). A
+    parent written as a one-line flow map (`community-password: {KEY: {version: 2c}}`) has its
+    first-level keys replaced.
+    """
+
+    def apply(text: str) -> str:
+        lines = text.split("\n")
+        stack: list[list[int]] = []  # [parent indent, child indent or -1]
+        count = [0]
+        for index, line in enumerate(lines):
+            if line.strip() and not line.strip().startswith("#"):
+                lines[index] = _child_line(line, stack, parents, count)
+        return "\n".join(lines)
+
+    return apply
+
+
+def _next_mark(count: list[int]) -> str:
+    """The next numbered key marker of this output."""
+    count[0] += 1
+    return f"'{MARK}-{count[0]}'"
+
+
+def _child_line(
+    line: str, stack: list[list[int]], parents: frozenset[str], count: list[int]
+) -> str:
+    """One non-blank YAML line: redacted when it is a child key of an open parent."""
+    indent = len(line) - len(line.lstrip(" "))
+    while stack and indent <= stack[-1][0]:
+        stack.pop()
+    found = _YAML_KEY.match(line)
+    if found is None:
+        return line
+    if stack and stack[-1][1] in (-1, indent):
+        stack[-1][1] = indent
+        return line[: found.start("k")] + _next_mark(count) + line[found.end("k") :]
+    if _bare(found["k"]) in parents:
+        rest = line[found.end() :]
+        if not rest.strip():
+            stack.append([indent, -1])
+        elif rest.lstrip().startswith("{"):
+            return line[: found.end()] + _flow_keys(rest, count)
+    return line
+
+
+_FLOW_KEY = re.compile(r"""'[^'\n]*'|"[^"\n]*"|[^\s:{}\[\],'"][^:{}\[\],\n]*?(?=[ ]*:)""")
+
+
+def _flow_keys(rest: str, count: list[int]) -> str:
+    """A one-line flow map with its first-level keys replaced (`{KEY: {...}, KEY2: {}}`)."""
+    out, depth, i, expect_key = [], 0, 0, False
+    while i < len(rest):
+        ch = rest[i]
+        found = _FLOW_KEY.match(rest, i) if expect_key and not ch.isspace() else None
+        if found is not None:
+            out.append(_next_mark(count))
+            i, expect_key = found.end(), False
+            continue
+        depth += {"{": 1, "[": 1, "}": -1, "]": -1}.get(ch, 0)
+        expect_key = (
+            (ch == "{" and depth == 1)
+            or (ch == "," and depth == 1)
+            or (expect_key and ch.isspace())
+        )
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+_YAML_VALUE = re.compile(
+    r"^(?P<p>[ \t]*-?[ \t]*(?P<k>[\w-]+)[ \t]*:[ \t]+)(?P<v>[^\s#{\[].*?)(?P<t>[ \t]*)$",
+    re.MULTILINE,
+)
+
+
+def yaml_named_values(names: str) -> Callable[[str], str]:
+    """Replace the scalar value of every YAML `KEY: value` whose KEY fully matches `names`.
+
+    The line is matched first and its key checked second: one pattern holding the names would
+    backtrack through every word of every line (a host's outputs are mostly `key: value`).
+    """
+    name = re.compile(names, re.IGNORECASE)
+
+    def one(match: re.Match[str]) -> str:
+        if name.fullmatch(match["k"]) is None:
+            return match[0]
+        return match["p"] + marked(match["v"]) + match["t"]
+
+    return lambda text: _YAML_VALUE.sub(one, text)
+
+
+def non_default_key(names: tuple[str, ...], defaults: tuple[int, ...]) -> Callable[[str], str]:
+    """Replace `NAME VALUE` lines (OpenSM keys) unless the value is one of `defaults`.
+
+    OpenSM's defaults (m_key 0, sm_key/sa_key 1, cc_key 0) are kept so rule IB005 can still
+    tell "left at default"; the opensm parser reads the marker as "set, value unknown".
+    """
+    pattern = re.compile(
+        rf"^(?P<p>[ \t]*(?:{'|'.join(map(re.escape, names))})[ \t]+)(?P<v>[^\s#]+)", re.MULTILINE
+    )
+
+    def one(match: re.Match[str]) -> str:
+        try:
+            trivial = int(match["v"], 0) in defaults
+        except ValueError:
+            trivial = False
+        return match[0] if trivial else match["p"] + MARK
+
+    return lambda text: pattern.sub(one, text)
+
+
+_PEM = re.compile(
+    r"(?P<b>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?P<body>.*?)(?=-----END [A-Z0-9 ]*PRIVATE KEY-----)",
+    re.DOTALL,
+)
+
+
+def pem_private_keys(text: str) -> str:
+    """Every line inside a PEM private key block replaced by MARK (the lines are kept)."""
+
+    def body(match: re.Match[str]) -> str:
+        lines = match["body"].split("\n")
+        if len(lines) == 1:  # a key on one line (escaped newlines in JSON)
+            return match["b"] + MARK
+        inner = [MARK if line.strip() else line for line in lines[1:-1]]
+        return match["b"] + "\n".join([lines[0], *inner, lines[-1]])
+
+    return _PEM.sub(body, text)
