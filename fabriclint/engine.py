@@ -72,6 +72,9 @@ class CheckOptions:
     """Only check devices whose inputs changed in git since this ref (plus link neighbours)."""
     rules: list[type[Rule[Any]]] | None = None
     """The rule classes to run (default: the whole catalog); tests inject failing ones."""
+    limit: list[str] | None = None
+    """`--limit` terms: only the devices they select are checked; the others are reported as
+    not checked (see collectors/limit.py for the syntax)."""
 
 
 @dataclass
@@ -162,6 +165,7 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
         states=states,
         missing=probe.missing,
         status=probe.status,
+        outside=probe.outside,
         memo={FAILURES: probe.memo.get(FAILURES, [])},
         locate_link_end=_link_locator(fabric),
     )
@@ -204,11 +208,15 @@ def _read_devices(
     """Parse each inventory device; record on `probe` why a device cannot be used."""
     states: dict[str, DeviceState] = {}
     only = _changed_devices(fabric, snap, opts)
+    limited = _limited(fabric, opts.limit)
     for name, device in fabric.inventory.devices.items():
         if opts.progress:
             opts.progress(name)
         if only is not None and name not in only:
-            probe.status[name] = "not-checked"  # unchanged since --changed-since
+            _outside(probe, name, "unchanged since --changed-since (and no changed neighbour)")
+            continue
+        if limited is not None and name not in limited:
+            _outside(probe, name, "not selected by --limit")
             continue
         try:
             state = _load_one(probe, name, device.platform, snap, opts)
@@ -256,6 +264,18 @@ def canonical_links(inventory: Inventory, states: dict[str, DeviceState]) -> Inv
     return inventory.model_copy(update={"links": links})
 
 
+def _limited(fabric: Fabric, limit: list[str] | None) -> set[str] | None:
+    """The devices `--limit` selects (None: all)."""
+    if not limit:
+        return None
+    from fabriclint.collectors.limit import LimitError, select
+
+    try:
+        return set(select(fabric.inventory.devices, limit))
+    except LimitError as exc:
+        raise UsageError(str(exc)) from exc
+
+
 def _changed_devices(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> set[str] | None:
     if opts.changed_since is None:
         return None
@@ -276,7 +296,7 @@ def _load_one(
     loaded = snap.devices.get(name)
     if loaded is None:
         if opts.configs is not None and platform == "mlnx-host":
-            ctx.status[name] = "not-checked"  # hosts have no rendered config
+            _outside(ctx, name, "hosts have no rendered config (--configs)")
             return None
         _missing(ctx, name, "missing", "no data in the snapshot")
         return None
@@ -313,6 +333,11 @@ def _require_ports(state: DeviceState, raw: Any, cabled: int) -> None:
     )
     source = Source(file=main.file, line=1) if main else None
     state.problems.append(InputProblem(kind="unparseable", message=message, source=source))
+
+
+def _outside(ctx: Context, name: str, why: str) -> None:
+    ctx.status[name] = "not-checked"
+    ctx.outside[name] = why
 
 
 def _missing(ctx: Context, name: str, status: str, why: str) -> None:
@@ -398,7 +423,7 @@ def _summaries(fabric: Fabric, ctx: Context) -> list[DeviceSummary]:
             state = ctx.states[name]
             error = "; ".join(p.message for p in state.problems if p.kind == "unparseable")
         elif status == "not-checked":
-            error = "outside this check (--changed-since, or no rendered config in --configs)"
+            error = ctx.outside.get(name, "outside this check")
         out.append(
             DeviceSummary(
                 name=name, platform=dev.platform, role=dev.role, status=status, error=error

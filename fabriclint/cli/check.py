@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -114,6 +115,30 @@ def check(
         None, "--fail-on", help="Lowest severity that fails (default error)."
     ),
     color: bool | None = typer.Option(None, "--color/--no-color", help="Force color on or off."),
+    limit: list[str] | None = typer.Option(
+        None,
+        "--limit",
+        help="Only these devices (name glob, role:X, platform:Y, tag:Z; !term excludes); "
+        "the rest are reported as not checked. With --live, also what is collected.",
+    ),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="Text: only failing causes, unchecked devices, the summary."
+    ),
+    show_suppressed: bool = typer.Option(
+        False, "--show-suppressed", help="Text: list suppressed findings (default: a count)."
+    ),
+    statistics: bool = typer.Option(
+        False, "--statistics", help="Print counts by rule and by root cause."
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", help="With --live: the snapshot folder to create."
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", min=1, help="With --live: devices collected at once."
+    ),
+    timeout: float = typer.Option(
+        30.0, "--timeout", min=0.1, help="With --live: seconds per command."
+    ),
 ) -> None:
     """Check a fabric: exit 0 clean, 1 findings, 2 input error, 3 incomplete."""
     from fabriclint.engine import CheckOptions, UsageError, run_check
@@ -123,13 +148,13 @@ def check(
 
     if snapshot is not None and configs is not None:
         raise fail(["--snapshot and --configs are exclusive: pass one of them"])
+    formats = list(fmts or [Format.TEXT])
+    _check_outputs(formats, outputs or [])
     if live:
         if snapshot is not None or configs is not None:
             raise fail(["--live collects its own snapshot: drop --snapshot/--configs"])
-        snapshot = _collect_first(fabric, overlay, known_hosts, insecure, ssh_config)
-    formats = list(fmts or [Format.TEXT])
-    if len(outputs or []) > len(formats):
-        raise fail(["more --output files than --format values: give each output its format"])
+        live_opts = LiveOptions(overlay, known_hosts, insecure, ssh_config, out, workers, timeout)
+        snapshot = _collect_first(fabric, live_opts, limit or [])
     opts = CheckOptions(
         fabric_dir=fabric,
         snapshot=snapshot,
@@ -140,6 +165,7 @@ def check(
         fail_on=fail_on.value if fail_on else None,
         baseline=baseline,
         changed_since=changed_since,
+        limit=limit or None,
     )
     try:
         with _progress() as step:
@@ -149,8 +175,13 @@ def check(
         raise fail(exc.problems) from None
     except (SnapshotError, UsageError, BaselineError) as exc:
         raise fail([str(exc)]) from None
-    anchor = display_path(fabric / "inventory.yaml")
-    render_all(result, formats, outputs or [], color, anchor)
+    view = View(color, display_path(fabric / "inventory.yaml"), quiet, show_suppressed)
+    render_all(result, formats, outputs or [], view)
+    if statistics:
+        from fabriclint.reporters.text import statistics as stats
+
+        to_stdout = any(i >= len(outputs or []) for i in range(len(formats)))
+        typer.echo(stats(result.report), nl=False, err=to_stdout and formats != [Format.TEXT])
     if write_baseline is not None:
         from fabriclint.suppress import baseline_text
 
@@ -158,19 +189,49 @@ def check(
     raise typer.Exit(int(result.exit_code))
 
 
-def render_all(
-    result: CheckResult,
-    formats: list[Format],
-    outputs: list[Path],
-    color: bool | None,
-    anchor: str,
-) -> None:
+@dataclass(frozen=True)
+class View:
+    """How reports are rendered: color, the SARIF anchor file, text verbosity."""
+
+    color: bool | None
+    anchor: str
+    quiet: bool = False
+    show_suppressed: bool = False
+
+
+@dataclass(frozen=True)
+class LiveOptions:
+    """`check --live`: what `fabriclint collect` would be given."""
+
+    overlay: Path | None
+    known_hosts: Path | None
+    insecure: bool
+    ssh_config: Path | None
+    out: Path | None
+    workers: int | None
+    timeout: float
+
+
+def _check_outputs(formats: list[Format], outputs: list[Path]) -> None:
+    if len(outputs) > len(formats):
+        raise fail(["more --output files than --format values: give each output its format"])
+    to_stdout = [f.value for i, f in enumerate(formats) if i >= len(outputs)]
+    if len(to_stdout) > 1:
+        raise fail(
+            [
+                f"--format {' and '.join(to_stdout)} would both go to stdout and mix into one "
+                "unreadable stream: give all but one an --output file"
+            ]
+        )
+
+
+def render_all(result: CheckResult, formats: list[Format], outputs: list[Path], view: View) -> None:
     """Render every requested format. A reporter that raises is contained: INTERNAL001 in the
     other formats, exit 3; its own output is not written (nothing half-made replaces a file)."""
     wanted = list(range(len(formats)))
-    texts = _render(result, formats, outputs, wanted, (color, anchor))
+    texts = _render(result, formats, outputs, wanted, view)
     if len(texts) < len(formats):  # again, so the formats that worked show the failure
-        texts = _render(result, formats, outputs, sorted(texts), (color, anchor))
+        texts = _render(result, formats, outputs, sorted(texts), view)
     for index, text in sorted(texts.items()):
         _emit(text, outputs[index] if index < len(outputs) else None)
     show_failures(result.failures)
@@ -181,18 +242,24 @@ def _render(
     formats: list[Format],
     outputs: list[Path],
     indexes: list[int],
-    look: tuple[bool | None, str],
+    view: View,
 ) -> dict[int, str]:
     from fabriclint.reporters import get_reporter
     from fabriclint.rules.internal import Failure
 
-    color, anchor = look
     texts: dict[int, str] = {}
     for index in indexes:
         fmt = formats[index]
         target = outputs[index] if index < len(outputs) else None
-        use_color = color if color is not None else (target is None and sys.stdout.isatty())
-        render = get_reporter(fmt.value, color=use_color, fail_on=result.fail_on, anchor=anchor)
+        tty = target is None and sys.stdout.isatty()
+        render = get_reporter(
+            fmt.value,
+            color=view.color if view.color is not None else tty,
+            fail_on=result.fail_on,
+            anchor=view.anchor,
+            quiet=view.quiet,
+            show_suppressed=view.show_suppressed,
+        )
         try:
             texts[index] = render(result.report)
         except Exception as exc:
@@ -210,19 +277,21 @@ def show_failures(failures: list[Failure]) -> None:
             typer.echo(failure.trace, err=True)
 
 
-def _collect_first(
-    fabric: Path,
-    overlay: Path | None,
-    known_hosts: Path | None,
-    insecure: bool,
-    ssh_config: Path | None,
-) -> str:
+def _collect_first(fabric: Path, live: LiveOptions, limit: list[str]) -> str:
     """`check --live`: collect into a new snapshot (exits 2/130 itself on bad input or Ctrl-C)."""
     from fabriclint.cli.collect import run_collect
+    from fabriclint.collectors.base import Timeouts
     from fabriclint.collectors.run import CollectOptions
 
     options = CollectOptions(
-        overlay=overlay, known_hosts=known_hosts, no_host_key_check=insecure, ssh_config=ssh_config
+        limit=limit,
+        out=live.out,
+        workers=live.workers,
+        timeouts=Timeouts(command=live.timeout, device=Timeouts().connect + 4 * live.timeout),
+        overlay=live.overlay,
+        known_hosts=live.known_hosts,
+        no_host_key_check=live.insecure,
+        ssh_config=live.ssh_config,
     )
     return str(run_collect(fabric, options).snapshot)
 

@@ -46,17 +46,25 @@ def get_reporter(
     *,
     fail_on: Severity = "error",
     anchor: str | None = None,
+    quiet: bool = False,
+    show_suppressed: bool = False,
 ) -> Reporter:
     """The reporter for `fmt`.
 
-    text honours `color`; junit makes findings at or above `fail_on` failures; sarif points
-    findings without a source at the `anchor` file (GitHub rejects results without a file).
+    text honours `color`, `quiet` and `show_suppressed`; junit makes findings at or above
+    `fail_on` failures; sarif points findings without a source at the `anchor` file (GitHub
+    rejects results without a file).
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format '{fmt}': choose one of {', '.join(FORMATS)}")
     render = importlib.import_module(f"fabriclint.reporters.{fmt}").render
     if fmt == "text":
-        return functools.partial(render, color=color)
+        from fabriclint.reporters.text import TextOptions
+
+        options = TextOptions(
+            color=color, quiet=quiet, show_suppressed=show_suppressed, fail_on=fail_on
+        )
+        return functools.partial(render, options=options)
     if fmt == "junit":
         return functools.partial(render, fail_on=fail_on)
     if fmt == "sarif":

@@ -41,6 +41,8 @@ class Context:
     """Inventory devices with no usable data in the snapshot -> why (DRIFT003)."""
     status: dict[str, str] = field(default_factory=dict)
     """Inventory device -> status word for the report (ok, unreachable, missing, unsupported, ...)."""
+    outside: dict[str, str] = field(default_factory=dict)
+    """Inventory devices deliberately left out of this check -> why (status not-checked)."""
     unexpected: dict[str, str] = field(default_factory=dict)
     """Snapshot devices the inventory does not list -> their platform (DRIFT004)."""
     cabled_count: dict[str, int] = field(default_factory=dict)
