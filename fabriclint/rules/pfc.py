@@ -139,6 +139,9 @@ class RdmaPriorityNotLossless(FaultRule[NoOptions]):
         if res.tc is None:
             text = f"RoCE DSCP {res.dscp} is not in the DSCP map {{where}}, so it falls into the "
             text += "default class, " + tail
+        elif res.priority is None:
+            text = f"RoCE DSCP {res.dscp} lands in traffic class {res.tc} {{where}}, a lossy class "
+            text += "with no 802.1p priority of its own, " + tail
         else:
             text = f"RoCE DSCP {res.dscp} maps to priority {res.priority} {{where}}, {tail}"
         suffix = f"dscp_to_tc.{res.dscp}"
