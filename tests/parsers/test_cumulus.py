@@ -15,6 +15,7 @@ from fabriclint.parsers.cumulus import parse
 from fabriclint.parsers.cumulus_blockyaml import Unsupported, read_block
 from fabriclint.parsers.cumulus_text import expand_ports, numbers, parse_bytes
 from fabriclint.parsers.cumulus_yaml import _compose, _convert, load
+from tests.rules.harness import Case, run_case
 
 NVUE = "nv config show -o yaml"
 SHOW = "nv show qos roce -o json"
@@ -444,6 +445,40 @@ def test_traffic_conf_port_groups_apply_to_their_port_sets() -> None:
     res = resolve(state, "swp2", 24)
     assert res.lossless and res.ecn is not None and res.ecn.min_bytes == 150_000
     assert state.qos.pfc is None and not resolve(state, None, 24).lossless
+
+
+# NVIDIA's traffic.conf PFC port group (Cumulus Linux 4.x "Buffer and Queue Management"), with the
+# priority list emptied but pause generation and reception still switched on.
+PFC_ON_NO_COS = """\
+traffic.packet_priority_source_set = [dscp]
+traffic.cos_3.priority_source.dscp = [26]
+pfc.port_group_list = [pfc_port_group]
+pfc.pfc_port_group.cos_list = []
+pfc.pfc_port_group.port_set = swp1-swp4
+pfc.pfc_port_group.port_buffer_bytes = 70000
+pfc.pfc_port_group.xoff_size = 18000
+pfc.pfc_port_group.xon_delta = 0
+pfc.pfc_port_group.tx_enable = true
+pfc.pfc_port_group.rx_enable = true
+"""
+
+
+@pytest.mark.parametrize(
+    ("tx", "rx", "enabled"),
+    [("true", "true", True), ("false", "true", True), ("false", "false", False)],
+)
+def test_traffic_conf_pfc_switched_on_with_an_empty_cos_list(
+    tx: str, rx: str, enabled: bool
+) -> None:
+    text = PFC_ON_NO_COS.replace("tx_enable = true", f"tx_enable = {tx}")
+    state = run(traffic=text.replace("rx_enable = true", f"rx_enable = {rx}"))
+    qos = state.interfaces["swp1"].qos
+    assert qos is not None and qos.pfc is not None
+    assert (qos.pfc.enabled, qos.pfc.priorities) == (enabled, [])
+    findings = run_case(Case("x", "PFC006", [state], []))
+    assert [(f.object, f.source.line if f.source else None) for f in findings] == (
+        [("pfc-profile pfc_port_group", 4)] if enabled else []
+    )
 
 
 def test_traffic_conf_group_names_must_match_the_list() -> None:
