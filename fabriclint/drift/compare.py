@@ -59,6 +59,17 @@ def _attr(obj: Any, dotted: str) -> Any:
 
 Value = tuple[Any, Source | None]
 
+_TRUST_COVERS: dict[str, frozenset[str]] = {"dscp": frozenset({"both"})}
+"""Intended trust -> other trust modes that satisfy it. `both` (Cumulus `pcp,dscp`) classifies IP
+packets by their DSCP and only non-IP frames by PCP (NVIDIA Cumulus Linux user guide, "Quality of
+Service", classification by trust mode), so RoCE v2 is classified by DSCP either way; QOS001
+accepts it for the same reason."""
+
+
+def _trust_covers(key: str, exp: Expected, actual: Any) -> bool:
+    """A trust mode that is not the intended one but classifies RoCE v2 the same way."""
+    return key == "qos.trust" and actual in _TRUST_COVERS.get(str(_plain_value(exp.value)), ())
+
 
 class Uncomparable(str):
     """A value present on the device in units intent cannot be compared with (e.g. segments)."""
@@ -249,7 +260,7 @@ def _compare_one(
     qos: QosConfig,
 ) -> list[Drift]:
     actual, source = actual_value(state, port, key, roce_dscp, qos)
-    if actual is not None and exp.accepts(actual):
+    if actual is not None and (exp.accepts(actual) or _trust_covers(key, exp, actual)):
         return []
     comparable = not isinstance(actual, Uncomparable)
     path = f"interfaces.{port}.{key}" if not key.startswith("rdma.") else f"rdma.{port}.{key[5:]}"
