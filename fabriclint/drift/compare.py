@@ -12,7 +12,12 @@ from typing import Any
 from fabriclint.intent.render import Expected, Rendered
 from fabriclint.models.common import Source, source_at
 from fabriclint.models.ib import InfinibandState, Partition
-from fabriclint.models.resolve import effective_qos, lossless_priorities, resolve_qos
+from fabriclint.models.resolve import (
+    effective_qos,
+    lossless_priorities,
+    resolve_qos,
+    tc_priority,
+)
 from fabriclint.models.state import DeviceState, QosConfig, QueueConfig
 
 
@@ -35,8 +40,8 @@ class Drift:
 
 
 def _queue_for_priority(qos: QosConfig, priority: int) -> QueueConfig | None:
-    to_prio = qos.tc_to_priority or {}
-    tcs = [tc for tc in range(8) if to_prio.get(tc, tc) == priority]
+    tcs = [tc for tc in range(8) if tc_priority(qos, tc) == priority]
+    tcs.sort(key=lambda tc: bool(qos.lossy_tcs and tc in qos.lossy_tcs))  # a no-loss class first
     for tc in tcs:
         queue = (qos.tc_to_queue or {}).get(tc, tc)
         found = (qos.queues or {}).get(queue)

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from fabriclint.models.finding import Finding
-from fabriclint.models.resolve import Resolution, lossless_priorities
+from fabriclint.models.resolve import Resolution, lossless_priorities, tc_priority
 from fabriclint.models.state import DeviceState, Interface, PfcWatchdog, QosConfig, Trust
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.scope import (
@@ -36,8 +36,7 @@ def _used_priorities(qos: QosConfig) -> set[int] | None:
     if qos.dscp_to_tc is None and qos.pcp_to_tc is None:
         return None
     tcs = set((qos.dscp_to_tc or {}).values()) | set((qos.pcp_to_tc or {}).values())
-    prio = qos.tc_to_priority or {}
-    return {p for tc in tcs if (p := prio.get(tc, tc)) is not None}
+    return {p for tc in tcs if (p := tc_priority(qos, tc)) is not None}
 
 
 class PfcPriorityUnused(FaultRule[NoOptions]):

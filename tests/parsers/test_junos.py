@@ -159,7 +159,9 @@ def test_dscp_pfc_priority_is_the_forwarding_class_pfc_priority() -> None:
     cnp = resolve(state, "et-0/0/1", 48)
     assert (cnp.tc, cnp.queue, cnp.lossless) == (3, 3, False)
     assert cnp.priority is None  # a lossy routed class carries no 802.1p priority (documented)
-    assert state.qos.sources["tc_to_priority.3"].line is None
+    # No null in the maps: the lossy class is declared in lossy_tcs, sourced at its class line.
+    assert state.qos.tc_to_priority == {4: 3} and state.qos.lossy_tcs == [0, 1, 2, 3, 7]
+    assert state.qos.sources["lossy_tcs.3"].line == line_of(AIML, "class CNP queue-num")
 
 
 def test_watchdog_without_options_uses_the_defaults() -> None:
