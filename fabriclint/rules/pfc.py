@@ -256,7 +256,9 @@ class PfcPortUnclassified(FaultRule[NoOptions]):
 
     Why: with no trust mode the port does not classify ingress traffic by DSCP or PCP, so RoCE
     lands in the default (lossy) class even though PFC is on. Parsers record the platform default
-    trust when the configuration relies on it. Options: none.
+    trust when the configuration relies on it. PFC switched on counts even with no lossless
+    priority left (a dangling network-qos class, PFC006's finding): the port is still
+    unclassified. Options: none.
 
     Failing (EOS)::
 
@@ -279,14 +281,17 @@ class PfcPortUnclassified(FaultRule[NoOptions]):
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
         for iface in roce_ports(ctx, self.code, state):
             qos = ctx.qos(state, iface.name)
-            if not pfc_on(qos) or qos.trust not in (None, Trust.NONE):
+            enabled = qos.pfc is not None and qos.pfc.enabled
+            if not enabled or qos.trust not in (None, Trust.NONE):
                 continue
             source = first(qos.sources.get("trust"), pfc_source(qos))
             trust = "no trust mode is set" if qos.trust is None else "trust is none"
+            prios = lossless_priorities(qos)
+            what = f"for priorities {prios}" if prios else "(for no priority yet)"
             yield Fault(
                 owner(state, iface, "trust", source=source),
                 "trust",
-                f"PFC is on for priorities {lossless_priorities(qos)} {{where}}, but {trust}, "
+                f"PFC is on {what} {{where}}, but {trust}, "
                 "so ingress traffic is not classified into the lossless class",
                 expected="dscp",
                 actual=qos.trust.value if qos.trust else None,
