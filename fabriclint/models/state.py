@@ -205,7 +205,8 @@ class RdmaPort(Located):
     active_mtu: int | None = None
     """Active RoCE/IB MTU in bytes."""
     model: str | None = None
-    """NIC model or board id (e.g. MT4129, MT_0000000838)."""
+    """NIC family (ConnectX-7) when the parser's identity table places the card by its device id
+    (MT4129, vendor_part_id 4129) or firmware major; else the model or board id as printed."""
     firmware: str | None = None
     """Firmware version."""
     driver: str | None = None
