@@ -237,7 +237,7 @@ class QosBuilder:
 
     def port(self, cos: CosPort | None, routed: bool | None) -> QosConfig | None:
         """QoS of a port with CoS block `cos` (shared by every port with the same block)."""
-        key = (cos.name if cos is not None else None, routed)
+        key = ((cos.key or cos.name) if cos is not None else None, routed)
         if key not in self.shared:
             self.shared[key] = self._port(cos, routed)
         return self.shared[key]
@@ -282,7 +282,7 @@ class QosBuilder:
         words = (
             "class-of-service",
             "interfaces",
-            cos.name,
+            cos.classifier_blocks.get(kind, cos.name),
             "unit",
             unit,
             "classifiers",

@@ -254,11 +254,13 @@ def test_flow_control_queue_disagreeing_with_pfc_priority_is_a_conflict() -> Non
 # ---- per-port differences, wildcards, LAGs -----------------------------------------------------
 
 
-def test_explicit_interface_block_replaces_the_wildcard() -> None:
+def test_explicit_interface_block_overrides_only_what_it_sets() -> None:
     state = run(EDGE, "show configuration | display set")
     legacy = resolve(state, "et-0/0/0", 26)
-    assert (legacy.queue, legacy.lossless) == (0, False)
-    assert state.interfaces["et-0/0/0"].qos.pfc is None  # type: ignore[union-attr]
+    assert (legacy.queue, legacy.lossless) == (0, False)  # its own classifier: legacy
+    # It sets no congestion notification profile, so it inherits et-*'s (statement by statement).
+    pfc = state.interfaces["et-0/0/0"].qos.pfc  # type: ignore[union-attr]
+    assert pfc is not None and pfc.sources[""].line == line_of(EDGE, "et-* congestion-notification")
     wild = resolve(state, "et-0/0/2", 26)
     assert (wild.queue, wild.priority, wild.lossless) == (4, 4, True)
     assert wild.scheduler is not None and wild.scheduler.wred_drop  # drop profile, no ECN
@@ -285,7 +287,9 @@ def test_port_without_cos_uses_the_default_classifier() -> None:
 
 def test_deactivated_statement_is_ignored_and_reported() -> None:
     state = run(EDGE, "show configuration | display set")
-    assert state.interfaces["et-0/0/1"].qos.pfc is None  # type: ignore[union-attr]
+    # et-0/0/1's own (deactivated) profile is absent, so et-*'s applies
+    pfc = state.interfaces["et-0/0/1"].qos.pfc  # type: ignore[union-attr]
+    assert pfc is not None and pfc.sources[""].line == line_of(EDGE, "et-* congestion-notification")
     inactive = [u for u in state.unparsed if u.reason.startswith("inactive")]
     assert [u.source.line for u in inactive if u.source] == [line_of(EDGE, "deactivate")]
 
@@ -360,9 +364,10 @@ def test_unmodeled_statements_are_reported_with_lines() -> None:
         "apply-groups",
         "then forwarding-class",
         "dcbx",
-    ):
+        "code-point roce-v2 pfc",  # et-0/0/0 inherits dscp-pfc; its legacy classifier has no
+    ):  # pfc-priority for that code point
         assert line_of(EDGE, needle) in reported, needle
-    assert len(state.unparsed) == 11
+    assert len(state.unparsed) == 12
 
 
 def test_shared_buffer_zero_lossless_is_modeled_other_percentages_reported() -> None:

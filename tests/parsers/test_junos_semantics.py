@@ -226,3 +226,108 @@ def test_default_lossless_classes_and_explicit_ones(classes: str, lossless: bool
     qos = state.interfaces["et-0/0/0"].qos
     assert qos is not None and qos.pcp_to_tc is not None and qos.pcp_to_tc[3] == 3
     assert (3 in (state.qos.lossy_tcs or [])) is not lossless
+
+
+# `interfaces all`, a wildcard and an explicit block (Juniper, "Assigning CoS Components to
+# Interfaces": components can be assigned to one interface, to several with wildcards, and a
+# congestion notification profile globally to all interfaces).
+LAYERED = """\
+class-of-service {
+    classifiers {
+        dscp dscp-roce {
+            forwarding-class roce {
+                loss-priority low code-points 011010;
+            }
+        }
+    }
+    forwarding-classes {
+        class roce queue-num 3 no-loss pfc-priority 3;
+    }
+    congestion-notification-profile {
+        cnp-all {
+            input {
+                dscp {
+                    code-point 011010 {
+                        pfc;
+                    }
+                }
+            }
+        }
+    }
+    interfaces {
+        all {
+            congestion-notification-profile cnp-all;
+        }
+        et-* {
+            scheduler-map sm-roce;
+            unit * {
+                classifiers {
+                    dscp dscp-roce;
+                }
+            }
+        }
+        et-0/0/5 {
+            scheduler-map sm-storage;
+        }
+    }
+    scheduler-maps {
+        sm-roce {
+            forwarding-class roce scheduler s-roce;
+        }
+        sm-storage {
+            forwarding-class roce scheduler s-storage;
+        }
+    }
+    schedulers {
+        s-roce {
+            transmit-rate percent 50;
+            explicit-congestion-notification;
+        }
+        s-storage {
+            transmit-rate percent 20;
+        }
+    }
+}
+interfaces {
+    et-0/0/4 {
+        unit 0 {
+            family inet;
+        }
+    }
+    et-0/0/5 {
+        unit 0 {
+            family inet;
+        }
+    }
+    xe-0/0/1 {
+        unit 0 {
+            family inet;
+        }
+    }
+}
+"""
+
+
+def test_interfaces_all_is_every_port_not_a_port() -> None:
+    state = junos(LAYERED)
+    assert "all" not in state.interfaces
+    for port, priorities in (("et-0/0/4", [3]), ("et-0/0/5", [3]), ("xe-0/0/1", [])):
+        qos = state.interfaces[port].qos
+        assert qos is not None and qos.pfc is not None and qos.pfc.enabled, port
+        assert qos.pfc.priorities == priorities, port
+    # Only `all` applies to xe-0/0/1: its CNP, but the default classifier, so DSCP 26 is best
+    # effort and the DSCP-based PFC code point has no pfc-priority there (reported).
+    xe = resolve(state, "xe-0/0/1", 26)
+    assert (xe.queue, xe.lossless) == (0, False)
+    assert any("no pfc-priority" in u.reason for u in state.unparsed)
+
+
+def test_explicit_block_overrides_what_it_sets_and_inherits_the_rest() -> None:
+    state = junos(LAYERED)
+    wild, own = resolve(state, "et-0/0/4", 26), resolve(state, "et-0/0/5", 26)
+    assert (wild.queue, wild.lossless) == (3, True) and (own.queue, own.lossless) == (3, True)
+    assert wild.scheduler is not None and wild.scheduler.weight == 50  # et-*'s scheduler map
+    assert own.scheduler is not None and own.scheduler.weight == 20  # its own scheduler map
+    assert own.ecn is None and wild.ecn is not None
+    profiles = state.interfaces["et-0/0/5"].profiles
+    assert profiles == ["sm-storage", "cnp-all", "dscp-roce"]
