@@ -12,7 +12,12 @@ from typing import Any
 from fabriclint.intent.render import Expected, Rendered
 from fabriclint.models.common import Source, source_at
 from fabriclint.models.ib import InfinibandState, Partition
-from fabriclint.models.resolve import effective_qos, lossless_priorities, resolve_qos
+from fabriclint.models.resolve import (
+    effective_qos,
+    lossless_priorities,
+    resolve_qos,
+    tc_priority,
+)
 from fabriclint.models.state import DeviceState, QosConfig, QueueConfig
 
 
@@ -35,8 +40,8 @@ class Drift:
 
 
 def _queue_for_priority(qos: QosConfig, priority: int) -> QueueConfig | None:
-    to_prio = qos.tc_to_priority or {}
-    tcs = [tc for tc in range(8) if to_prio.get(tc, tc) == priority]
+    tcs = [tc for tc in range(8) if tc_priority(qos, tc) == priority]
+    tcs.sort(key=lambda tc: bool(qos.lossy_tcs and tc in qos.lossy_tcs))  # a no-loss class first
     for tc in tcs:
         queue = (qos.tc_to_queue or {}).get(tc, tc)
         found = (qos.queues or {}).get(queue)
@@ -58,6 +63,17 @@ def _attr(obj: Any, dotted: str) -> Any:
 
 
 Value = tuple[Any, Source | None]
+
+_TRUST_COVERS: dict[str, frozenset[str]] = {"dscp": frozenset({"both"})}
+"""Intended trust -> other trust modes that satisfy it. `both` (Cumulus `pcp,dscp`) classifies IP
+packets by their DSCP and only non-IP frames by PCP (NVIDIA Cumulus Linux user guide, "Quality of
+Service", classification by trust mode), so RoCE v2 is classified by DSCP either way; QOS001
+accepts it for the same reason."""
+
+
+def _trust_covers(key: str, exp: Expected, actual: Any) -> bool:
+    """A trust mode that is not the intended one but classifies RoCE v2 the same way."""
+    return key == "qos.trust" and actual in _TRUST_COVERS.get(str(_plain_value(exp.value)), ())
 
 
 class Uncomparable(str):
@@ -266,7 +282,7 @@ def _compare_one(
     qos: QosConfig,
 ) -> list[Drift]:
     actual, source = actual_value(state, port, key, roce_dscp, qos)
-    if actual is not None and exp.accepts(actual):
+    if actual is not None and (exp.accepts(actual) or _trust_covers(key, exp, actual)):
         return []
     if actual is None and (source is None or not source.line):
         source = owner_source(state, port, key, qos, roce_dscp) or source

@@ -25,6 +25,7 @@ _MERGED_FIELDS = (
     "dscp_to_tc",
     "pcp_to_tc",
     "tc_to_priority",
+    "lossy_tcs",
     "tc_to_queue",
     "tc_to_pg",
     "queues",
@@ -96,6 +97,27 @@ def lossless_priorities(qos: QosConfig) -> list[int]:
     return sorted(set(pfc.priorities))
 
 
+def tc_priority(qos: QosConfig, tc: int) -> int | None:
+    """The 802.1p priority of traffic class `tc`: its `tc_to_priority` entry, else identity;
+    None for a lossy class (`lossy_tcs`) whose identity priority another class's entry claims:
+    routed, it carries no 802.1p priority, and identity would wrongly call it lossless (Junos:
+    CNP on queue 3 next to a no-loss class with `pfc-priority 3`)."""
+    to_prio = qos.tc_to_priority or {}
+    if tc in to_prio:
+        return to_prio[tc]
+    if qos.lossy_tcs and tc in qos.lossy_tcs and tc in to_prio.values():
+        return None
+    return tc
+
+
+def tc_lossless(qos: QosConfig, tc: int) -> bool:
+    """True when traffic class `tc` is lossless: not declared lossy, and PFC on its priority."""
+    if qos.lossy_tcs and tc in qos.lossy_tcs:
+        return False
+    priority = tc_priority(qos, tc)
+    return priority is not None and priority in lossless_priorities(qos)
+
+
 def resolve_qos(qos: QosConfig, dscp: int) -> Resolution:
     """Resolve `dscp` through an already-merged QosConfig."""
     sources: list[Source] = []
@@ -109,12 +131,12 @@ def resolve_qos(qos: QosConfig, dscp: int) -> Resolution:
     note(f"dscp_to_tc.{dscp}")
     priority = queue = None
     if tc is not None:
-        priority = (qos.tc_to_priority or {}).get(tc, tc)
+        priority = tc_priority(qos, tc)
         note(f"tc_to_priority.{tc}")
         queue = (qos.tc_to_queue or {}).get(tc, tc)
         note(f"tc_to_queue.{tc}")
     qconf = (qos.queues or {}).get(queue) if queue is not None else None
-    lossless = priority is not None and priority in lossless_priorities(qos)
+    lossless = tc is not None and tc_lossless(qos, tc)
     if qos.pfc is not None:
         note("pfc")
     return Resolution(

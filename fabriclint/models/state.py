@@ -135,9 +135,13 @@ class QosConfig(Located):
     """DSCP -> traffic class. On hosts the 'traffic class' is the 802.1p priority (dscp2prio)."""
     pcp_to_tc: dict[int, int] | None = None
     """802.1p PCP -> traffic class."""
-    tc_to_priority: dict[int, int | None] | None = None
-    """Traffic class -> 802.1p priority used in PFC frames (identity when absent; an explicit
-    null means the class has no 802.1p priority, e.g. a lossy class on a routed Junos port)."""
+    tc_to_priority: dict[int, int] | None = None
+    """Traffic class -> 802.1p priority used in PFC frames (identity when absent)."""
+    lossy_tcs: list[int] | None = None
+    """Traffic classes the platform declares lossy whatever PFC says (Junos forwarding classes
+    without `no-loss`); None when losslessness is only a matter of PFC on the priority. Such a
+    class is never lossless, and one whose identity priority another class's `tc_to_priority`
+    entry claims has no 802.1p priority of its own (models/resolve.py `tc_priority`)."""
     tc_to_queue: dict[int, int] | None = None
     """Traffic class -> egress queue (identity when absent)."""
     tc_to_pg: dict[int, int] | None = None
@@ -201,7 +205,8 @@ class RdmaPort(Located):
     active_mtu: int | None = None
     """Active RoCE/IB MTU in bytes."""
     model: str | None = None
-    """NIC model or board id (e.g. MT4129, MT_0000000838)."""
+    """NIC family (ConnectX-7) when the parser's identity table places the card by its device id
+    (MT4129, vendor_part_id 4129) or firmware major; else the model or board id as printed."""
     firmware: str | None = None
     """Firmware version."""
     driver: str | None = None

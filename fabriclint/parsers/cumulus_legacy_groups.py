@@ -152,12 +152,15 @@ def _pfc(draft: Draft, entries: Entries, attrs: Attrs, glob: Parts) -> Parts | N
     pfc = PfcConfig(enabled=bool(cos), priorities=sorted(set(cos)))
     for key in ("", "enabled", "priorities"):
         pfc.mark(key, src)
-    directions = [
-        on_off(entries.values[attrs[k]][0]) for k in ("tx_enable", "rx_enable") if k in attrs
-    ]
-    if directions and not any(directions):
-        pfc.enabled = False
-        pfc.mark("enabled", entries.at(attrs["tx_enable" if "tx_enable" in attrs else "rx_enable"]))
+    directions = {
+        k: on_off(entries.values[attrs[k]][0]) for k in ("tx_enable", "rx_enable") if k in attrs
+    }
+    if directions and any(directions.values()) != pfc.enabled:
+        # tx_enable/rx_enable switch PFC on or off whatever cos_list holds: `true` with an empty
+        # cos_list is PFC on for no priority (PFC006), not PFC off.
+        pfc.enabled = not pfc.enabled
+        decided = [k for k, value in directions.items() if value is pfc.enabled]
+        pfc.mark("enabled", entries.at(attrs[decided[0] if decided else next(iter(directions))]))
     return Parts(pfc=pfc, buffers=pg_buffers(pfc.priorities, _buffers(entries, attrs)))
 
 

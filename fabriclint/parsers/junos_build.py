@@ -6,7 +6,7 @@ from fnmatch import fnmatchcase
 
 from fabriclint.models.common import Source
 from fabriclint.models.state import DeviceState, Interface, Unparsed
-from fabriclint.parsers.junos_draft import CosPort, Draft, Port, Unit
+from fabriclint.parsers.junos_draft import ALL_INTERFACES, CosPort, Draft, Port, Unit
 from fabriclint.parsers.junos_qos import QosBuilder
 from fabriclint.parsers.junos_values import (
     DEFAULT_MEDIA_MTU,
@@ -26,9 +26,9 @@ def build_state(name: str, d: Draft) -> DeviceState:
     state.facts = dict(d.facts)
     builder = QosBuilder(d)
     state.qos = builder.device()
-    wildcards = _wildcards(d)
+    wildcards, merged = _wildcards(d), dict[str, CosPort]()
     for port_name in _port_names(d):
-        state.interfaces[port_name] = _interface(d, builder, wildcards, port_name)
+        state.interfaces[port_name] = _interface(d, builder, (wildcards, merged), port_name)
     state.definitions = d.definitions
     state.references = d.references
     state.unparsed = sorted(d.unparsed, key=_line_of)
@@ -46,27 +46,59 @@ def _port_names(d: Draft) -> list[str]:
 
 
 def _wildcards(d: Draft) -> list[CosPort]:
-    """Wildcard CoS blocks, most specific (most literal characters) first."""
+    """Wildcard CoS blocks, most specific (most literal characters) first, `all` last."""
     found = [cos for cos in d.cos_ports.values() if cos.wildcard]
-    return sorted(found, key=lambda cos: -len(cos.name.replace("*", "")))
+    return sorted(found, key=lambda c: (c.name == ALL_INTERFACES, -len(c.name.replace("*", ""))))
 
 
-def _cos_for(d: Draft, wildcards: list[CosPort], name: str, parent: Port | None) -> CosPort | None:
-    """The CoS block of a port: its own (by name), else its LAG's, else the best wildcard."""
+def _matching(wildcards: list[CosPort], name: str) -> list[CosPort]:
+    return [c for c in wildcards if c.name == ALL_INTERFACES or fnmatchcase(name, c.name)]
+
+
+def _chain(d: Draft, wildcards: list[CosPort], name: str, parent: Port | None) -> list[CosPort]:
+    """The CoS blocks that apply to a port, most specific first: its own block, then (for a LAG
+    member, which follows its LAG) the LAG's own block and the wildcards matching the LAG, else
+    the wildcards matching the port."""
     own = d.cos_ports.get(name)
-    if own is not None and not own.wildcard:
-        return own
-    if parent is not None:
-        inherited = _cos_for(d, wildcards, parent.name, None)
-        if inherited is not None:
-            return inherited
-    return next((cos for cos in wildcards if fnmatchcase(name, cos.name)), None)
+    chain = [own] if own is not None and not own.wildcard else []
+    lag = _chain(d, wildcards, parent.name, None) if parent is not None else []
+    return chain + (lag or _matching(wildcards, name))
 
 
-def _interface(d: Draft, builder: QosBuilder, wildcards: list[CosPort], name: str) -> Interface:
+def _cos_for(
+    d: Draft, wildcards: list[CosPort], name: str, parent: Port | None, memo: dict[str, CosPort]
+) -> CosPort | None:
+    """The effective CoS block of a port, statement by statement: each component (congestion
+    notification profile, scheduler map, each classifier type) comes from the most specific
+    block that sets it, and a block inherits what it does not set from the less specific ones
+    (docs/platforms/junos.md, "Per port")."""
+    chain = _chain(d, wildcards, name, parent)
+    if len(chain) <= 1:
+        return chain[0] if chain else None
+    cnp = next((c for c in chain if c.cnp is not None), None)
+    smap = next((c for c in chain if c.scheduler_map is not None), None)
+    kinds = dict.fromkeys(kind for c in chain for kind, entries in c.classifiers.items() if entries)
+    by_kind = {k: next(c for c in chain if c.classifiers.get(k)) for k in kinds}
+    key = "|".join(c.name for c in chain)
+    if key not in memo:
+        memo[key] = CosPort(
+            chain[0].name,
+            chain[0].line,
+            classifiers={k: c.classifiers[k] for k, c in by_kind.items()},
+            cnp=cnp.cnp if cnp is not None else None,
+            scheduler_map=smap.scheduler_map if smap is not None else None,
+            key=key,
+            classifier_blocks={k: c.name for k, c in by_kind.items()},
+        )
+    return memo[key]
+
+
+def _interface(
+    d: Draft, builder: QosBuilder, blocks: tuple[list[CosPort], dict[str, CosPort]], name: str
+) -> Interface:
     port = d.ports.get(name)
     parent = d.ports.get(port.bundle.value) if port is not None and port.bundle else None
-    cos = _cos_for(d, wildcards, name, parent)
+    cos = _cos_for(d, blocks[0], name, parent, blocks[1])
     line = port.line if port is not None else cos.line if cos is not None else None
     sources: dict[str, Source] = {"": d.at(line)}
     layer = parent or port

@@ -125,6 +125,11 @@ class SchedulerMap:
     entries: dict[str, Lined[str]] = field(default_factory=dict)
 
 
+ALL_INTERFACES = "all"
+"""`class-of-service interfaces all`: every interface (Juniper: a congestion notification profile
+or forwarding class set can be assigned globally to all interfaces)."""
+
+
 @dataclass(slots=True)
 class CosPort:
     """`class-of-service interfaces NAME` (NAME may be a wildcard such as `et-*`)."""
@@ -137,11 +142,16 @@ class CosPort:
     scheduler_map: Lined[str] | None = None
     applied: tuple[list[str], Source | None] | None = None
     """Names applied and the first line applying one (computed once, shared by its ports)."""
+    key: str = ""
+    """For a port's effective block merged from several (junos_build.py): the blocks it came
+    from, e.g. `et-0/0/1|et-*` (ports with the same key share one QosConfig); '' otherwise."""
+    classifier_blocks: dict[str, str] = field(default_factory=dict)
+    """Classifier type -> name of the block that applies it (merged blocks only)."""
 
     @property
     def wildcard(self) -> bool:
-        """True for `et-*` and the like."""
-        return "*" in self.name
+        """True for `et-*`, `xe-0/0/*` and `all`: blocks that name no single port."""
+        return "*" in self.name or self.name == ALL_INTERFACES
 
 
 @dataclass(slots=True)

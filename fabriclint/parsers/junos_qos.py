@@ -34,6 +34,7 @@ from fabriclint.parsers.junos_values import (
     DEFAULT_CLASSES,
     DEFAULT_DSCP_CLASS,
     DEFAULT_PCP_CLASS,
+    LOSSLESS_DEFAULTS,
     code_point,
 )
 from fabriclint.parsers.junos_watchdog import watchdog
@@ -53,7 +54,7 @@ class CodeMap(NamedTuple):
 class Priorities(NamedTuple):
     """Traffic class -> 802.1p priority, with sources and conflicting assignments."""
 
-    values: dict[int, int | None]
+    values: dict[int, int]
     sources: dict[int, Source]
     conflicts: list[MapConflict]
 
@@ -103,8 +104,7 @@ class QosBuilder:
                 )
                 continue
             values[tc], sources[tc] = prio, src
-        known: dict[int, int | None] = dict(values)
-        return Priorities(known, sources, conflicts)
+        return Priorities(values, sources, conflicts)
 
     def default_map(self, kind: str) -> CodeMap:
         """The platform's default classifier of `kind` (line-less sources)."""
@@ -174,14 +174,14 @@ class QosBuilder:
         prios = self.priorities([])
         if prios.values:
             _put(qos, "tc_to_priority", prios, default)
+        self._lossy(qos)
         qos.buffers = self._buffers()
         return qos
 
     def priorities(self, output: list[tuple[str, int, int]]) -> Priorities:
-        """TC -> priority: `pfc-priority`, then `flow-control-queue` mappings, then identity; a
-        lossy TC whose identity is another class's PFC priority has none (null): routed, it
-        carries no 802.1p priority, and identity would wrongly call it lossless."""
-        values: dict[int, int | None] = dict(self.explicit.values)
+        """TC -> priority: `pfc-priority`, then `flow-control-queue` mappings (identity for the
+        others). A lossy TC whose identity another class claims is handled by `lossy_tcs`."""
+        values: dict[int, int] = dict(self.explicit.values)
         sources = dict(self.explicit.sources)
         conflicts = list(self.explicit.conflicts)
         for token, queue, line in output:
@@ -194,11 +194,28 @@ class QosBuilder:
                 conflicts.append(_conflict("tc_to_priority", queue, given, (prio, self.d.at(line))))
             elif known is None:
                 values[queue], sources[queue] = prio, self.d.at(line)
-        claimed = set(values.values())
-        for tc in range(8):
-            if tc not in values and tc in claimed:
-                values[tc], sources[tc] = None, self.d.default
         return Priorities(values, sources, conflicts)
+
+    def _lossy(self, qos: QosConfig) -> None:
+        """`lossy_tcs`: unicast queues with no lossless forwarding class. A class is lossless
+        with `no-loss`, or when it is the default `fcoe`/`no-loss` class not configured
+        (Juniper, `forwarding-classes`/`queue-num`: "If you do not specify the no-loss option
+        ... the forwarding class is lossy"; the two default classes are lossless)."""
+        written = {fc.queue.value for fc in self.d.classes.values() if fc.queue is not None}
+        lossless: set[int] = set()
+        queues: dict[int, int | None] = {}
+        for fc in sorted(self.classes.values(), key=lambda fc: fc.line is None):
+            if fc.queue is None or not 0 <= fc.queue.value < 8:
+                continue
+            if fc.line is None and fc.queue.value in written:
+                continue  # a configured class took the queue: one queue has one drop attribute
+            queues.setdefault(fc.queue.value, fc.line)
+            if fc.no_loss is not None or (fc.line is None and fc.name in LOSSLESS_DEFAULTS):
+                lossless.add(fc.queue.value)
+        qos.lossy_tcs = sorted(set(queues) - lossless)
+        qos.mark("lossy_tcs", self.d.default)
+        for queue in qos.lossy_tcs:
+            qos.mark(f"lossy_tcs.{queue}", self.d.at(queues[queue]))
 
     def _buffers(self) -> BufferConfig | None:
         """`shared-buffer ingress buffer-partition lossless|lossless-headroom percent 0`."""
@@ -220,7 +237,7 @@ class QosBuilder:
 
     def port(self, cos: CosPort | None, routed: bool | None) -> QosConfig | None:
         """QoS of a port with CoS block `cos` (shared by every port with the same block)."""
-        key = (cos.name if cos is not None else None, routed)
+        key = ((cos.key or cos.name) if cos is not None else None, routed)
         if key not in self.shared:
             self.shared[key] = self._port(cos, routed)
         return self.shared[key]
@@ -265,7 +282,7 @@ class QosBuilder:
         words = (
             "class-of-service",
             "interfaces",
-            cos.name,
+            cos.classifier_blocks.get(kind, cos.name),
             "unit",
             unit,
             "classifiers",

@@ -46,6 +46,8 @@ DEFAULT_CLASSES: dict[str, int] = {
     "mcast": 8,
 }
 BEST_EFFORT = "best-effort"
+LOSSLESS_DEFAULTS = frozenset({"fcoe", "no-loss"})
+"""Default classes that are lossless while the configuration does not define them itself."""
 
 # QFX default unicast DSCP classifier: CS6/CS7 are network control, every other code point is
 # best effort. Default trusted IEEE 802.1p classifier: 011 fcoe, 100 no-loss, 110/111 network

@@ -27,6 +27,7 @@ from fabriclint.parsers.mlnx_ib import (
     parse_ibstat,
     port_key,
 )
+from fabriclint.parsers.mlnx_models import family
 from fabriclint.parsers.mlnx_qos import parse_mlnx_qos
 from fabriclint.parsers.mlnx_sys import (
     Ecn,
@@ -268,11 +269,14 @@ def _apply_devinfo(port: RdmaPort, hca: Hca | None, text: Text | None) -> None:
     fw = hca.get("fw_ver")
     if fw is not None and fw.value:
         _put(port, "firmware", fw.value, text.src(fw.line))
+    # The PCI device id names the family; board_id is a PSID (the board): placed by the
+    # firmware major when the id is missing (mlnx_models.py), kept as printed otherwise.
     board, part = hca.get("board_id"), hca.get("vendor_part_id")
-    if board is not None and board.value:
-        _put(port, "model", board.value, text.src(board.line))
-    elif part is not None and part.value:
-        _put(port, "model", f"MT{part.value}", text.src(part.line))
+    firmware = fw.value if fw is not None else None
+    if part is not None and part.value:
+        _put(port, "model", family(f"MT{part.value}", firmware), text.src(part.line))
+    elif board is not None and board.value:
+        _put(port, "model", family(board.value, firmware), text.src(board.line))
     dev_port = hca.ports.get(port.port)
     if dev_port is not None:
         _apply_devinfo_port(port, dev_port, text)

@@ -31,6 +31,7 @@ from fabriclint.models.common import Located, Source
 from fabriclint.models.ib import HcaPort
 from fabriclint.models.state import RdmaPort
 from fabriclint.parsers.mlnx_common import At, Log, Text, key_value, leading_int, strip_code
+from fabriclint.parsers.mlnx_models import family
 from fabriclint.parsers.mlnx_verbs import DevPort, Hca
 
 _CA = re.compile(r"^CA '([^']+)'\s*$")
@@ -97,10 +98,12 @@ def apply_ibstat(port: RdmaPort, found: Sourced) -> None:
     """Fill the facts `ibv_devinfo` did not give from `ibstat`."""
     hca, text = found
     ca_port = hca.ports.get(port.port)
-    for key, name in (("firmware", "Firmware version"), ("model", "CA type")):
-        value = hca.get(name)
-        if value is not None and value.value:
-            _put(port, key, value.value, text.src(value.line))
+    firmware, ca_type = hca.get("Firmware version"), hca.get("CA type")
+    if firmware is not None and firmware.value:
+        _put(port, "firmware", firmware.value, text.src(firmware.line))
+    if ca_type is not None and ca_type.value:  # `MT4129`: the family, as ibv_devinfo's id gives
+        model = family(ca_type.value, firmware.value if firmware else None)
+        _put(port, "model", model, text.src(ca_type.line))
     if ca_port is None:
         return
     for key, name in _IBSTAT_FIELDS.items():

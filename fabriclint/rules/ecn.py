@@ -7,8 +7,15 @@ from typing import Any
 
 from pydantic import Field
 
-from fabriclint.models.resolve import Resolution
-from fabriclint.models.state import DeviceState, EcnConfig, Interface, QosConfig
+from fabriclint.models.resolve import tc_priority
+from fabriclint.models.state import (
+    DeviceState,
+    EcnConfig,
+    Interface,
+    QosConfig,
+    QueueConfig,
+    Trust,
+)
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.scope import (
     Fault,
@@ -17,20 +24,23 @@ from fabriclint.rules.scope import (
     StrictOptions,
     first,
     lossless_queues,
+    lossless_tcs,
     owner,
-    roce_resolutions,
+    pfc_source,
+    roce_ports,
     sites,
 )
 
 
 class LosslessQueueWithoutEcn(FaultRule[NoOptions]):
-    """A lossless queue carrying RoCE has no ECN marking.
+    """A lossless queue has no ECN marking.
 
     Why: PFC with no congestion control invites pause storms and head-of-line blocking; DCQCN
-    needs the switch to mark ECN on the lossless queue before it pauses. Resolves each intended
-    RoCE DSCP on every cabled port; when it is lossless, its egress queue must mark ECN. On NICs
-    only queue-level ECN the parser models is checked (NIC DCQCN state is NIC002's). Options: none.
-    Skipped without a RoCE class in intent or when the port's DSCP map is unknown.
+    needs the switch to mark ECN on the lossless queue before it pauses. Every lossless class
+    some DSCP or PCP reaches is judged on every cabled port, not only the one the intent's RoCE
+    DSCP lands in: a no-drop class reached by CoS (NX-OS `match cos 3` feeding `pause pfc-cos
+    3`) pauses just the same. On NICs only queue-level ECN the parser models is checked (NIC
+    DCQCN state is NIC002's). Options: none. Ports whose QoS shows no PFC have nothing to judge.
 
     Failing (EOS)::
 
@@ -53,28 +63,66 @@ class LosslessQueueWithoutEcn(FaultRule[NoOptions]):
     summary = "A lossless queue/TC has no ECN marking"
 
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
-        for iface, res in roce_resolutions(ctx, self.code, state):
-            marked = res.ecn is not None and res.ecn.enabled
-            if res.lossless and not marked and not (state.is_host and res.ecn is None):
-                yield _no_ecn(state, iface, res)
+        roce = ctx.roce(state.name)
+        for iface in roce_ports(ctx, self.code, state):
+            qos = ctx.qos(state, iface.name)
+            for queue, tc in _reached_lossless(qos).items():
+                conf = (qos.queues or {}).get(queue)
+                ecn = conf.ecn if conf is not None else None
+                if (ecn is not None and ecn.enabled) or (state.is_host and ecn is None):
+                    continue
+                dscps = [
+                    d for d in (roce.dscp if roce else []) if (qos.dscp_to_tc or {}).get(d) == tc
+                ]
+                yield _no_ecn(state, iface, qos, (queue, tc, conf), dscps)
 
 
-def _no_ecn(state: DeviceState, iface: Interface, res: Resolution) -> Fault:
+def _reached_lossless(qos: QosConfig) -> dict[int, int]:
+    """Egress queue -> (first) lossless traffic class on it, for the classes some DSCP or PCP
+    map reaches (every lossless class when neither map is known)."""
+    lossless = lossless_tcs(qos)
+    if qos.dscp_to_tc is not None or qos.pcp_to_tc is not None:
+        reached = set((qos.dscp_to_tc or {}).values()) | set((qos.pcp_to_tc or {}).values())
+        if qos.trust in (Trust.PCP, Trust.BOTH) and qos.pcp_to_tc is None:
+            reached |= set(range(8))  # PCP trusted through the identity map
+        lossless &= reached
+    out: dict[int, int] = {}
+    for tc in sorted(lossless):
+        out.setdefault((qos.tc_to_queue or {}).get(tc, tc), tc)
+    return dict(sorted(out.items()))
+
+
+def _no_ecn(
+    state: DeviceState,
+    iface: Interface,
+    qos: QosConfig,
+    where: tuple[int, int, QueueConfig | None],
+    dscps: list[int],
+) -> Fault:
+    queue, tc, conf = where
+    ecn = conf.ecn if conf is not None else None
     source = first(
-        res.ecn.src("enabled") if res.ecn else None,
-        res.scheduler.src() if res.scheduler else None,
-        *res.sources,
+        ecn.src("enabled") if ecn else None,
+        conf.src() if conf else None,
+        qos.sources.get(f"tc_to_queue.{tc}"),
+        pfc_source(qos),
     )
-    status = "is disabled" if res.ecn is not None else "is not configured"
+    status = "is disabled" if ecn is not None else "is not configured"
+    priority = tc_priority(qos, tc)
+    what = (
+        f"RoCE DSCP {', '.join(map(str, dscps))} is lossless (priority {priority})"
+        if dscps
+        else f"Traffic class {tc} is lossless (priority {priority})"
+    )
     return Fault(
         owner(state, iface, "queues", "tc_to_queue", source=source),
-        f"queues.{res.queue}.ecn",
-        f"RoCE DSCP {res.dscp} is lossless (priority {res.priority}) but ECN marking on "
-        f"queue {res.queue} {{where}} {status}, so congestion is signalled only by PFC pauses",
+        f"queues.{queue}.ecn",
+        f"{what} but ECN marking on queue {queue} {{where}} {status}, so congestion is "
+        "signalled only by PFC pauses",
         expected={"enabled": True},
-        actual={"enabled": False} if res.ecn is not None else None,
+        actual={"enabled": False} if ecn is not None else None,
         source=source,
-        queue=res.queue,
+        queue=queue,
         ports=[iface.name],
     )
 

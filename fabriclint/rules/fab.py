@@ -2,8 +2,11 @@
 
 A fabric-wide rule compares one setting across devices. The value most devices have is the
 reference; the devices that differ are reported, once each, naming the reference and how many
-devices have it. When the most common values tie there is no reference, and every device of
-the split is reported with how the devices are split.
+devices have it on every port compared (a device whose own ports differ is never counted as
+having the reference). When the most common values tie there is no reference, and every device
+of the split is reported with how the devices are split; a rule that asks for a `quorum`
+(FAB002, FAB003) reports nothing then, nor when fewer devices than the quorum are compared: a
+1-vs-1 split does not say which side is right.
 """
 
 from __future__ import annotations
@@ -94,6 +97,8 @@ class Consensus:
     """Device -> how many scopes were compared."""
     reference: Setting | None
     """The majority setting (or, on a tie, the tied setting intent declares); None otherwise."""
+    uniform: int = 0
+    """Devices that have the reference on every scope compared."""
 
     @property
     def value(self) -> Setting | None:
@@ -102,8 +107,10 @@ class Consensus:
 
     def summary(self, peers: str) -> str:
         """'3 of 4 leaf switches have X', or 'leaf switches are split: 1 with X vs 1 with Y'."""
-        if self.value is not None:
-            return f"{self.ranked[0][1]} of {self.voters} {peers} have {self.value}"
+        if self.value is not None and self.uniform == self.ranked[0][1]:
+            return f"{self.uniform} of {self.voters} {peers} have {self.value}"
+        if self.value is not None:  # some device has the reference on only some of its ports
+            return f"{self.uniform} of {self.voters} {peers} have {self.value} on every port"
         split = [f"{count} with {setting}" for setting, count in self.ranked[:3]]
         more = f" vs {len(self.ranked) - 3} other values" if len(self.ranked) > 3 else ""
         return f"{peers} are split: " + " vs ".join(split) + more
@@ -128,21 +135,24 @@ def _reference(
 
 
 def consensus(
-    values: Mapping[str, Mapping[str, Setting]], preferred: str | None = None
+    values: Mapping[str, Mapping[str, Setting]], preferred: str | None = None, quorum: int = 0
 ) -> Consensus | None:
     """Each device votes once for each distinct setting it has; a strict majority is the reference.
 
     On a tie for most common, the tied setting intent declares (`preferred`) is the reference;
     when intent is silent there is none and every device is an outlier: the rule cannot tell
-    which side is right, so it shows both.
+    which side is right, so it shows both. With a `quorum`, fewer devices than that, or a tie
+    without a reference, give no consensus (None): nothing to report.
     """
     counts: Counter[Setting] = Counter()
     for scoped in values.values():
         counts.update(dict.fromkeys(scoped.values(), 1))  # one vote per distinct setting
-    if not counts:
+    if not counts or len(values) < quorum:
         return None
     ranked = counts.most_common()
     reference = _reference(ranked, len(values), preferred)
+    if reference is None and quorum:
+        return None
     outliers = {
         device: {scope: s for scope, s in scoped.items() if reference is None or s != reference}
         for device, scoped in values.items()
@@ -153,6 +163,7 @@ def consensus(
         outliers={device: scoped for device, scoped in outliers.items() if scoped},
         sizes={device: len(scoped) for device, scoped in values.items()},
         reference=reference,
+        uniform=sum(1 for scoped in values.values() if set(scoped.values()) == {reference}),
     )
 
 
@@ -171,9 +182,10 @@ def gather(
     what: str,
     peers: str,
     preferred: str | None = None,
+    quorum: int = 0,
 ) -> None:
     """Add to `issues` how each device differs from the consensus of `values`."""
-    agreed = consensus(values, preferred)
+    agreed = consensus(values, preferred, quorum)
     if agreed is None:
         return
     expected = agreed.value.text if agreed.value else None
@@ -237,6 +249,10 @@ def switches_by_role(ctx: Context) -> dict[str, list[DeviceState]]:
 
 def _prios(priorities: list[int]) -> str:
     return ", ".join(map(str, priorities)) if priorities else "none"
+
+
+QUORUM = 3
+"""Fewest devices FAB002/FAB003 compare: with two, a difference has no majority side."""
 
 
 # ---- FAB001 -------------------------------------------------------------------------------------
@@ -327,7 +343,8 @@ class LosslessSetInconsistent(Rule[NoOptions]):
     sized for one lossless class overflow with two. The PFC priority set in force is read on
     each RoCE-carrying port of the cabling plan (switch ports and host NICs); the set most
     devices use is the reference, and each device with another set on any port is reported
-    once. When devices are split evenly, all of them are reported.
+    once. With fewer than three devices, or an even split, nothing is reported (neither side
+    is a majority).
 
     A switch with no PFC configuration has no lossless priority. Skipped (coverage): a host
     whose NIC shows no PFC state (mlnx_qos not collected), a device with no cabled port in its
@@ -353,7 +370,7 @@ class LosslessSetInconsistent(Rule[NoOptions]):
             if found:
                 values[state.name] = found
         issues: dict[str, list[Issue]] = {}
-        gather(issues, values, "lossless priorities:", "devices on the RDMA path")
+        gather(issues, values, "lossless priorities:", "devices on the RDMA path", quorum=QUORUM)
         yield from report(self, issues, "qos", "has")
 
     @staticmethod
@@ -383,10 +400,19 @@ def _ecn_text(ecn: EcnConfig | None) -> str:
 
 
 def _queue_text(klass: str, res: Resolution) -> str:
+    if res.queue is None:
+        return f"{klass} unclassified"  # the DSCP is in no map: no queue to describe
     conf: QueueConfig | None = res.scheduler
     mode = conf.scheduler.value if conf and conf.scheduler else "unscheduled"
     weight = f" {conf.weight:g}" if conf and conf.weight is not None else ""
     return f"{klass} queue {res.queue} {mode}{weight}"
+
+
+def _queue_path(state: DeviceState, iface: Interface, res: Resolution, leaf: str) -> str:
+    """Model path of the queue `res` lands in (its DSCP map entry when it lands in none)."""
+    if res.queue is None:
+        return owner(state, iface, "dscp_to_tc").path(f"dscp_to_tc.{res.dscp}")
+    return owner(state, iface, "queues").path(f"queues.{res.queue}.{leaf}")
 
 
 def _watchdog_text(pfc: PfcConfig | None) -> str:
@@ -406,7 +432,7 @@ def _watchdog_text(pfc: PfcConfig | None) -> str:
 def _ecn_setting(ctx: Context, state: DeviceState, iface: Interface, dscp: int) -> Setting:
     """ECN marking of the queue `dscp` lands in."""
     res = ctx.resolve(state, iface.name, dscp)
-    path = owner(state, iface, "queues").path(f"queues.{res.queue}.ecn")
+    path = _queue_path(state, iface, res, "ecn")
     queue = res.scheduler
     source = first(res.ecn.src() if res.ecn else None, queue.src() if queue else None)
     return Setting(_ecn_text(res.ecn), path, source)
@@ -418,7 +444,7 @@ def _scheduler_setting(
     """Scheduling of the RoCE and CNP queues (`dscps` = RoCE DSCP, CNP DSCP)."""
     roce, cnp = (ctx.resolve(state, iface.name, dscp) for dscp in dscps)
     text = f"{_queue_text('RoCE', roce)}, {_queue_text('CNP', cnp)}"
-    path = owner(state, iface, "queues").path(f"queues.{roce.queue}.scheduler")
+    path = _queue_path(state, iface, roce, "scheduler")
     return Setting(text, path, roce.scheduler.src() if roce.scheduler else None)
 
 
@@ -445,8 +471,9 @@ class RoleConfigDivergent(Rule["RoleConfigDivergent.Options"]):
     - `watchdog`: PFC watchdog on/off, detection and restoration times, action.
 
     The value most switches of the role have is the reference; each switch that differs is
-    reported once, listing every aspect it differs in; when the role is split evenly, all its
-    switches are. `ecn` needs the RoCE class and `scheduler` the RoCE and CNP classes in the
+    reported once, listing every aspect it differs in. A role of two switches, or one split
+    evenly, is not reported (neither side is a majority); a switch whose own ports differ is
+    not counted as having the reference. `ecn` needs the RoCE class and `scheduler` the RoCE and CNP classes in the
     device's intent profile; without them, or without a cabled port in its state, the switch
     is skipped (coverage).
 
@@ -486,7 +513,7 @@ class RoleConfigDivergent(Rule["RoleConfigDivergent.Options"]):
             for aspect in self.options.aspects:
                 values = {s.name: self._settings(ctx, s, aspect) for s in members}
                 found = {device: scopes for device, scopes in values.items() if scopes}
-                gather(issues, found, self._WHAT[aspect], f"{role} switches")
+                gather(issues, found, self._WHAT[aspect], f"{role} switches", quorum=QUORUM)
         yield from report(self, issues, "qos", "has")
 
     def _settings(self, ctx: Context, state: DeviceState, aspect: Aspect) -> dict[str, Setting]:

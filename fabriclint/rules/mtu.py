@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from fabriclint.models.finding import Finding
-from fabriclint.models.resolve import lossless_priorities
+from fabriclint.models.resolve import lossless_priorities, tc_priority
 from fabriclint.models.state import DeviceState, QosConfig
 from fabriclint.models.types import RoceMtu
 from fabriclint.rules.base import Context, NoOptions, Rule
@@ -275,9 +275,8 @@ def _lossless_class_mtus(ctx: Context, state: DeviceState) -> dict[int, tuple[in
 
 
 def _queue_of_priority(qos: QosConfig, priority: int) -> int | None:
-    to_prio = qos.tc_to_priority or {}
     for tc in range(8):
-        if to_prio.get(tc, tc) == priority:
+        if tc_priority(qos, tc) == priority and not (qos.lossy_tcs and tc in qos.lossy_tcs):
             return (qos.tc_to_queue or {}).get(tc, tc)
     return None
 

@@ -19,6 +19,7 @@ from fabriclint.models.finding import Finding
 from fabriclint.models.intent import CnpClass, RoceClass
 from fabriclint.models.resolve import lossless_priorities
 from fabriclint.models.state import DeviceState, RdmaPort
+from fabriclint.parsers.mlnx_models import family
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.fab import Issue, Setting, gather, host_nics, hosts, report
 from fabriclint.rules.ib_fleet import below_intended_rate, is_ib, uncabled_ib_ports
@@ -347,8 +348,9 @@ class NicPortDown(Rule[NoOptions]):
         nics = {state.name: _checked_nics(ctx, state, self.code) for state in hosts(ctx)}
         fastest: dict[str, float] = {}
         for nic in (nic for ports in nics.values() for nic in ports):
-            if nic.model is not None and nic.rate_gbps is not None:
-                fastest[nic.model] = max(fastest.get(nic.model, 0.0), nic.rate_gbps)
+            model = _model(nic)
+            if model is not None and nic.rate_gbps is not None:
+                fastest[model] = max(fastest.get(model, 0.0), nic.rate_gbps)
         for device, ports in nics.items():
             for nic in ports:
                 yield from self._check_nic(ctx, device, nic, fastest)
@@ -372,10 +374,10 @@ class NicPortDown(Rule[NoOptions]):
                 actual=down,
                 source=nic.src(first),
             )
-        elif None in values.values() or nic.model is None or nic.rate_gbps is None:
+        elif None in values.values() or (model := _model(nic)) is None or nic.rate_gbps is None:
             ctx.skip(self.code, device)
-        elif nic.rate_gbps < fastest[nic.model]:
-            yield self._slow(device, nic, nic.model, nic.rate_gbps, fastest[nic.model])
+        elif nic.rate_gbps < fastest[model]:
+            yield self._slow(device, nic, model, nic.rate_gbps, fastest[model])
 
     def _slow(self, device: str, nic: RdmaPort, model: str, rate: float, best: float) -> Finding:
         width = f" ({nic.width})" if nic.width else ""
@@ -411,9 +413,13 @@ class NicFirmwareSkew(Rule["NicFirmwareSkew.Options"]):
         components: which of firmware, driver to compare (default firmware only: the driver
             version is not in every host's inputs, and a host without it would be skipped).
 
-    Fails (gpu03's MT4129 runs 28.38.1000, gpu01 and gpu02 run 28.39.1002).
+    The model is the card family (parsers/mlnx_models.py): ibstat's `CA type: MT4129` and
+    ibv_devinfo's `vendor_part_id: 4129` are one ConnectX-7, and a ConnectX-6 Dx (firmware
+    22.x) is never compared with a ConnectX-7 (28.x).
 
-    Passes: every MT4129 runs firmware 28.39.1002.
+    Fails (gpu03's ConnectX-7 runs 28.38.1000, gpu01 and gpu02 run 28.39.1002).
+
+    Passes: every ConnectX-7 runs firmware 28.39.1002.
     """
 
     class Options(BaseModel):
@@ -446,12 +452,20 @@ class NicFirmwareSkew(Rule["NicFirmwareSkew.Options"]):
         for device, ports in nics.items():
             for nic in ports:
                 version: str | None = getattr(nic, component)
-                if nic.model is None or version is None:
+                model = _model(nic)
+                if model is None or version is None:
                     ctx.skip(self.code, device)
                     continue
                 setting = Setting(version, f"rdma.{nic.netdev}.{component}", nic.src(component))
-                out.setdefault(nic.model, {}).setdefault(device, {})[nic.netdev] = setting
+                out.setdefault(model, {}).setdefault(device, {})[nic.netdev] = setting
         return out
+
+
+def _model(nic: RdmaPort) -> str | None:
+    """The NIC's family for comparisons: one identity whichever tool named it (ibstat's MT4129,
+    ibv_devinfo's part id) and never one for two families (firmware 22.x vs 28.x); the one
+    table is parsers/mlnx_models.py."""
+    return family(nic.model, nic.firmware)
 
 
 def _checked_nics(ctx: Context, state: DeviceState, code: str) -> list[RdmaPort]:

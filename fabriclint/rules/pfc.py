@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from fabriclint.models.finding import Finding
-from fabriclint.models.resolve import Resolution, lossless_priorities
+from fabriclint.models.resolve import Resolution, lossless_priorities, tc_priority
 from fabriclint.models.state import DeviceState, Interface, PfcWatchdog, QosConfig, Trust
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.scope import (
@@ -36,8 +36,7 @@ def _used_priorities(qos: QosConfig) -> set[int] | None:
     if qos.dscp_to_tc is None and qos.pcp_to_tc is None:
         return None
     tcs = set((qos.dscp_to_tc or {}).values()) | set((qos.pcp_to_tc or {}).values())
-    prio = qos.tc_to_priority or {}
-    return {p for tc in tcs if (p := prio.get(tc, tc)) is not None}
+    return {p for tc in tcs if (p := tc_priority(qos, tc)) is not None}
 
 
 class PfcPriorityUnused(FaultRule[NoOptions]):
@@ -139,6 +138,9 @@ class RdmaPriorityNotLossless(FaultRule[NoOptions]):
         if res.tc is None:
             text = f"RoCE DSCP {res.dscp} is not in the DSCP map {{where}}, so it falls into the "
             text += "default class, " + tail
+        elif res.priority is None:
+            text = f"RoCE DSCP {res.dscp} lands in traffic class {res.tc} {{where}}, a lossy class "
+            text += "with no 802.1p priority of its own, " + tail
         else:
             text = f"RoCE DSCP {res.dscp} maps to priority {res.priority} {{where}}, {tail}"
         suffix = f"dscp_to_tc.{res.dscp}"
@@ -254,7 +256,9 @@ class PfcPortUnclassified(FaultRule[NoOptions]):
 
     Why: with no trust mode the port does not classify ingress traffic by DSCP or PCP, so RoCE
     lands in the default (lossy) class even though PFC is on. Parsers record the platform default
-    trust when the configuration relies on it. Options: none.
+    trust when the configuration relies on it. PFC switched on counts even with no lossless
+    priority left (a dangling network-qos class, PFC006's finding): the port is still
+    unclassified. Options: none.
 
     Failing (EOS)::
 
@@ -277,14 +281,17 @@ class PfcPortUnclassified(FaultRule[NoOptions]):
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
         for iface in roce_ports(ctx, self.code, state):
             qos = ctx.qos(state, iface.name)
-            if not pfc_on(qos) or qos.trust not in (None, Trust.NONE):
+            enabled = qos.pfc is not None and qos.pfc.enabled
+            if not enabled or qos.trust not in (None, Trust.NONE):
                 continue
             source = first(qos.sources.get("trust"), pfc_source(qos))
             trust = "no trust mode is set" if qos.trust is None else "trust is none"
+            prios = lossless_priorities(qos)
+            what = f"for priorities {prios}" if prios else "(for no priority yet)"
             yield Fault(
                 owner(state, iface, "trust", source=source),
                 "trust",
-                f"PFC is on for priorities {lossless_priorities(qos)} {{where}}, but {trust}, "
+                f"PFC is on {what} {{where}}, but {trust}, "
                 "so ingress traffic is not classified into the lossless class",
                 expected="dscp",
                 actual=qos.trust.value if qos.trust else None,

@@ -18,7 +18,12 @@ from pydantic import BaseModel, ConfigDict
 from fabriclint.models.common import Source
 from fabriclint.models.finding import Finding
 from fabriclint.models.policy import Severity
-from fabriclint.models.resolve import Resolution, effective_qos, lossless_priorities
+from fabriclint.models.resolve import (
+    Resolution,
+    effective_qos,
+    lossless_priorities,
+    tc_lossless,
+)
 from fabriclint.models.state import DeviceState, Interface, QosConfig
 from fabriclint.rules.base import Context, OptionsT, Rule
 
@@ -241,9 +246,9 @@ def _tcs(qos: QosConfig) -> set[int]:
 
 def lossless_tcs(qos: QosConfig) -> set[int]:
     """Traffic classes whose 802.1p priority has PFC (identity TC -> priority by default)."""
-    lossless = set(lossless_priorities(qos))
-    prio = qos.tc_to_priority or {}
-    return {tc for tc in _tcs(qos) if prio.get(tc, tc) in lossless} if lossless else set()
+    if not lossless_priorities(qos):
+        return set()
+    return {tc for tc in _tcs(qos) if tc_lossless(qos, tc)}
 
 
 def lossless_queues(users: Iterable[QosConfig]) -> set[int]:

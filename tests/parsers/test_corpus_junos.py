@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.models.resolve import resolve
+from fabriclint.models.resolve import effective_qos, resolve, tc_priority
 from fabriclint.models.state import DeviceState, SchedulerMode, Trust
 from fabriclint.parsers.junos import parse
 
@@ -141,7 +141,9 @@ def test_storage_host_port_with_output_only_cnp() -> None:
     qos = iface.qos
     assert qos is not None and qos.pfc is not None and not qos.pfc.enabled
     # Pause frames for priority 3 pause queue 5; queue 3 (fc3) no longer answers to priority 3.
-    assert qos.tc_to_priority == {5: 3, 3: None} and qos.sources["tc_to_priority.5"].line == 1935
+    assert qos.tc_to_priority == {5: 3} and qos.sources["tc_to_priority.5"].line == 1935
+    assert 3 in (effective_qos(state, "et-0/0/2").lossy_tcs or [])
+    assert tc_priority(effective_qos(state, "et-0/0/2"), 3) is None  # priority 3 is queue 5's
     res = resolve(state, "et-0/0/2", 26)
     assert (res.queue, res.priority, res.lossless) == (5, 3, False)
 

@@ -15,6 +15,7 @@ from fabriclint.parsers.cumulus import parse
 from fabriclint.parsers.cumulus_blockyaml import Unsupported, read_block
 from fabriclint.parsers.cumulus_text import expand_ports, numbers, parse_bytes
 from fabriclint.parsers.cumulus_yaml import _compose, _convert, load
+from tests.rules.harness import Case, run_case
 
 NVUE = "nv config show -o yaml"
 SHOW = "nv show qos roce -o json"
@@ -446,6 +447,40 @@ def test_traffic_conf_port_groups_apply_to_their_port_sets() -> None:
     assert state.qos.pfc is None and not resolve(state, None, 24).lossless
 
 
+# NVIDIA's traffic.conf PFC port group (Cumulus Linux 4.x "Buffer and Queue Management"), with the
+# priority list emptied but pause generation and reception still switched on.
+PFC_ON_NO_COS = """\
+traffic.packet_priority_source_set = [dscp]
+traffic.cos_3.priority_source.dscp = [26]
+pfc.port_group_list = [pfc_port_group]
+pfc.pfc_port_group.cos_list = []
+pfc.pfc_port_group.port_set = swp1-swp4
+pfc.pfc_port_group.port_buffer_bytes = 70000
+pfc.pfc_port_group.xoff_size = 18000
+pfc.pfc_port_group.xon_delta = 0
+pfc.pfc_port_group.tx_enable = true
+pfc.pfc_port_group.rx_enable = true
+"""
+
+
+@pytest.mark.parametrize(
+    ("tx", "rx", "enabled"),
+    [("true", "true", True), ("false", "true", True), ("false", "false", False)],
+)
+def test_traffic_conf_pfc_switched_on_with_an_empty_cos_list(
+    tx: str, rx: str, enabled: bool
+) -> None:
+    text = PFC_ON_NO_COS.replace("tx_enable = true", f"tx_enable = {tx}")
+    state = run(traffic=text.replace("rx_enable = true", f"rx_enable = {rx}"))
+    qos = state.interfaces["swp1"].qos
+    assert qos is not None and qos.pfc is not None
+    assert (qos.pfc.enabled, qos.pfc.priorities) == (enabled, [])
+    findings = run_case(Case("x", "PFC006", [state], []))
+    assert [(f.object, f.source.line if f.source else None) for f in findings] == (
+        [("pfc-profile pfc_port_group", 4)] if enabled else []
+    )
+
+
 def test_traffic_conf_group_names_must_match_the_list() -> None:
     text = TRAFFIC_CONF.replace("pfc.port_group_list = [roce]", "pfc.port_group_list = [ROCE]")
     state = run(traffic=text)
@@ -706,3 +741,65 @@ def test_huge_inputs_stay_linear() -> None:
     traffic = "traffic.cos_0.priority_source.dscp = [" + ",".join(["0"] * 200_000) + "]\n"
     state = run(nvue=nvue, traffic=traffic)
     assert len(state.interfaces) == 4000 and (state.qos.dscp_to_tc or {})[0] == 0
+
+
+# ---- NVIDIA's stock `qos roce` against a DSCP intent ---------------------------------------------
+
+# `nv set qos roce` with nothing else, and what `nv show qos roce -o json` prints for it: the RoCE
+# chapter's "Default RoCE Configuration" (trust pcp,dscp; PFC and ECN on switch priority 3; CNP on
+# 6 strict).
+STOCK_ROCE_SHOW = """\
+{
+  "enable": "on",
+  "mode": "lossless",
+  "pfc": {"pfc-priority": "3", "rx-enabled": "enabled", "tx-enabled": "enabled"},
+  "congestion-control": {
+    "congestion-mode": "ECN",
+    "enabled-tc": "0,3",
+    "min-threshold": 150000,
+    "max-threshold": 1500000,
+    "probability": 100
+  },
+  "trust": {"trust-mode": "pcp,dscp"}
+}
+"""
+
+STOCK_INTENT = {
+    "profiles": {
+        "roce": {
+            "trust": "dscp",
+            "roce": {"dscp": [26], "priority": 3},
+            "cnp": {"dscp": 48, "priority": 6, "strict": True},
+            "pfc": {"priorities": [3]},
+            "ecn": {"min_bytes": 150000, "max_bytes": 1500000, "probability_pct": 100},
+            "scheduler": {3: {"mode": "dwrr", "weight": 50}, 6: {"mode": "strict"}},
+            "mtu": {"switch_port": 9216},
+        }
+    },
+    "roles": {"leaf": {"profile": "roce"}},
+}
+
+
+def stock_leaf(name: str) -> DeviceState:
+    """A Cumulus 5.x leaf with NVIDIA's stock `qos roce` and routed RDMA ports swp1, swp2."""
+    state = run(nvue=ROCE, show=STOCK_ROCE_SHOW)
+    state.name = name
+    return state
+
+
+@pytest.mark.parametrize("code", ["DRIFT001", "QOS001", "PFC002", "ECN001", "QOS004"])
+def test_stock_qos_roce_checks_clean_against_a_dscp_intent(code: str) -> None:
+    leaves = [stock_leaf("leaf01"), stock_leaf("leaf02")]
+    assert resolve(leaves[0], "swp1", 26).lossless
+    assert leaves[0].qos.trust is Trust.BOTH
+    links = [("leaf01:swp1", "leaf02:swp1"), ("leaf01:swp2", "leaf02:swp2")]
+    case = Case("stock", code, leaves, [], links=links, intent=STOCK_INTENT)
+    assert [f.message for f in run_case(case)] == []
+
+
+def test_trust_pcp_still_drifts_from_a_dscp_intent() -> None:
+    leaves = [stock_leaf("leaf01"), stock_leaf("leaf02")]
+    leaves[0].qos.trust = Trust.PCP
+    links = [("leaf01:swp1", "leaf02:swp1")]
+    case = Case("pcp", "DRIFT001", leaves, [], links=links, intent=STOCK_INTENT)
+    assert [(f.device, f.actual) for f in run_case(case)] == [("leaf01", "pcp")]

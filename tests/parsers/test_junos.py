@@ -159,7 +159,9 @@ def test_dscp_pfc_priority_is_the_forwarding_class_pfc_priority() -> None:
     cnp = resolve(state, "et-0/0/1", 48)
     assert (cnp.tc, cnp.queue, cnp.lossless) == (3, 3, False)
     assert cnp.priority is None  # a lossy routed class carries no 802.1p priority (documented)
-    assert state.qos.sources["tc_to_priority.3"].line is None
+    # No null in the maps: the lossy class is declared in lossy_tcs, sourced at its class line.
+    assert state.qos.tc_to_priority == {4: 3} and state.qos.lossy_tcs == [0, 1, 2, 3, 7]
+    assert state.qos.sources["lossy_tcs.3"].line == line_of(AIML, "class CNP queue-num")
 
 
 def test_watchdog_without_options_uses_the_defaults() -> None:
@@ -252,11 +254,13 @@ def test_flow_control_queue_disagreeing_with_pfc_priority_is_a_conflict() -> Non
 # ---- per-port differences, wildcards, LAGs -----------------------------------------------------
 
 
-def test_explicit_interface_block_replaces_the_wildcard() -> None:
+def test_explicit_interface_block_overrides_only_what_it_sets() -> None:
     state = run(EDGE, "show configuration | display set")
     legacy = resolve(state, "et-0/0/0", 26)
-    assert (legacy.queue, legacy.lossless) == (0, False)
-    assert state.interfaces["et-0/0/0"].qos.pfc is None  # type: ignore[union-attr]
+    assert (legacy.queue, legacy.lossless) == (0, False)  # its own classifier: legacy
+    # It sets no congestion notification profile, so it inherits et-*'s (statement by statement).
+    pfc = state.interfaces["et-0/0/0"].qos.pfc  # type: ignore[union-attr]
+    assert pfc is not None and pfc.sources[""].line == line_of(EDGE, "et-* congestion-notification")
     wild = resolve(state, "et-0/0/2", 26)
     assert (wild.queue, wild.priority, wild.lossless) == (4, 4, True)
     assert wild.scheduler is not None and wild.scheduler.wred_drop  # drop profile, no ECN
@@ -283,7 +287,9 @@ def test_port_without_cos_uses_the_default_classifier() -> None:
 
 def test_deactivated_statement_is_ignored_and_reported() -> None:
     state = run(EDGE, "show configuration | display set")
-    assert state.interfaces["et-0/0/1"].qos.pfc is None  # type: ignore[union-attr]
+    # et-0/0/1's own (deactivated) profile is absent, so et-*'s applies
+    pfc = state.interfaces["et-0/0/1"].qos.pfc  # type: ignore[union-attr]
+    assert pfc is not None and pfc.sources[""].line == line_of(EDGE, "et-* congestion-notification")
     inactive = [u for u in state.unparsed if u.reason.startswith("inactive")]
     assert [u.source.line for u in inactive if u.source] == [line_of(EDGE, "deactivate")]
 
@@ -358,9 +364,10 @@ def test_unmodeled_statements_are_reported_with_lines() -> None:
         "apply-groups",
         "then forwarding-class",
         "dcbx",
-    ):
+        "code-point roce-v2 pfc",  # et-0/0/0 inherits dscp-pfc; its legacy classifier has no
+    ):  # pfc-priority for that code point
         assert line_of(EDGE, needle) in reported, needle
-    assert len(state.unparsed) == 11
+    assert len(state.unparsed) == 12
 
 
 def test_shared_buffer_zero_lossless_is_modeled_other_percentages_reported() -> None:

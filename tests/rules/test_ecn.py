@@ -14,7 +14,18 @@ from fabriclint.models.state import (
     SchedulerMode,
 )
 from tests.rules.harness import ROCE_INTENT, Case, found
-from tests.rules.test_pfc import LINK, LINKS2, at, host, leaf, pfc, port, profiled, run
+from tests.rules.test_pfc import (
+    LINK,
+    LINKS2,
+    SMALL_MAP,
+    at,
+    host,
+    leaf,
+    pfc,
+    port,
+    profiled,
+    run,
+)
 
 MIB = 1024 * 1024
 
@@ -72,9 +83,33 @@ CASES: list[Case] = [
         intent=ROCE_INTENT,
     ),
     Case(
-        "ecn001-lossy-roce-is-pfc002s",
+        "ecn001-every-lossless-queue-not-only-roce",
         "ECN001",
         [leaf(queues=queues(), pfc=pfc(4))],
+        [("leaf01", "queue 4")],  # DSCP 32-39 reach lossless TC 4; RoCE being lossy is PFC002's
+        links=LINKS2,
+        intent=ROCE_INTENT,
+    ),
+    Case(
+        "ecn001-class-reached-by-cos",
+        "ECN001",
+        # NX-OS `match cos 5` -> qos-group 5, network-qos `pause pfc-cos 5`: no DSCP reaches it
+        [
+            leaf(
+                queues=queues(ecn(150_000, 1_500_000)),
+                pfc=pfc(3, 5),
+                dscp_to_tc=SMALL_MAP,
+                pcp_to_tc={5: 5},
+            )
+        ],
+        [("leaf01", "queue 5")],
+        links=LINKS2,
+        intent=ROCE_INTENT,
+    ),
+    Case(
+        "ecn001-lossless-class-nothing-reaches-is-pfc003s",
+        "ECN001",
+        [leaf(queues=queues(ecn(150_000, 1_500_000)), pfc=pfc(3, 5), dscp_to_tc=SMALL_MAP)],
         [],
         links=LINKS2,
         intent=ROCE_INTENT,
@@ -88,7 +123,13 @@ CASES: list[Case] = [
         links=LINK,
         intent=ROCE_INTENT,
     ),
-    Case("ecn001-no-intent", "ECN001", [leaf(queues=queues())], [], links=LINK),
+    Case(
+        "ecn001-no-intent-still-judged",
+        "ECN001",
+        [leaf(queues=queues())],
+        [("leaf01", "queue 3")],
+        links=LINK,
+    ),
     # ECN002 ecn-threshold-order
     Case("ecn002-clean", "ECN002", [leaf()], []),
     Case("ecn002-swapped", "ECN002", [marked(ecn(1_500_000, 150_000))], [("leaf01", "queue 3")]),
@@ -205,9 +246,7 @@ def test_ecn002_other_units_are_skipped() -> None:
 def test_ecn001_skips() -> None:
     no_intent = Case("i", "ECN001", [leaf()], [], links=LINK)
     host_only = Case("h", "ECN001", [host()], [], links=LINK, intent=ROCE_INTENT)
-    ctx = run(no_intent)[1]
-    assert set(ctx.skipped) == {"ECN001"}
-    assert ctx.skipped_on("ECN001") == {"leaf01"}
+    assert run(no_intent)[1].skipped == {}  # lossless classes come from the configuration
     assert run(host_only)[1].skipped == {}
 
 

@@ -15,7 +15,7 @@ from fabriclint.models.state import (
     QueueConfig,
     SchedulerMode,
 )
-from tests.rules.harness import ROCE_INTENT, Case, found, switch
+from tests.rules.harness import ROCE_INTENT, Case, found, run_case, switch
 from tests.rules.hosts import host, nic_qos, roce_intent, skipped, with_port, with_state
 
 # A small pod: two leaves under one spine, one GPU host under each leaf.
@@ -225,6 +225,25 @@ CASES: list[Case] = [
         [],
         links=POD_LINKS,
     ),
+    Case(
+        "fab002-one-against-one-is-no-majority",
+        "FAB002",
+        [leaf("leaf01"), leaf("leaf02", pfc=pfc(3, 4))],
+        [],
+        links=[("leaf01:Ethernet49", "leaf02:Ethernet49")],
+    ),
+    Case(
+        "fab002-even-split-is-no-majority",
+        "FAB002",
+        [
+            leaf("leaf01"),
+            leaf("leaf02", pfc=pfc(3, 4)),
+            leaf("leaf03", pfc=pfc(3, 4)),
+            leaf("leaf04"),
+        ],
+        [],
+        links=[(f"leaf0{i}:Ethernet49", f"leaf0{i + 1}:Ethernet1") for i in (1, 3)],
+    ),
     # ---- FAB003 role-config-divergent
     Case("fab003-clean", "FAB003", leaves(), [], links=LEAF_LINKS, intent=ROCE_INTENT),
     Case(
@@ -292,6 +311,14 @@ CASES: list[Case] = [
         links=LEAF_LINKS,
     ),
     Case(
+        "fab003-role-of-two-is-no-majority",
+        "FAB003",
+        leaves(leaf("leaf03", pfc=pfc(3, watchdog=False)))[1:],
+        [],
+        links=LEAF_LINKS[1:],
+        intent=ROCE_INTENT,
+    ),
+    Case(
         "fab003-no-intent-skips-ecn",
         "FAB003",
         leaves(leaf("leaf03", queues=queues(ecn_min=100000))),
@@ -320,6 +347,29 @@ CASES: list[Case] = [
         [("leaf01", "device"), ("leaf02", "device")],
     ),
 ]
+
+
+def messages(case: Case) -> list[str]:
+    """The messages of the case's findings."""
+    return [f.message for f in run_case(case)]
+
+
+def test_fab003_port_difference_inside_one_switch_is_not_counted_as_the_majority() -> None:
+    leaf03 = with_port(leaf("leaf03"), "Ethernet49", qos=QosConfig(pfc=pfc(3, watchdog=False)))
+    links = [*LEAF_LINKS, ("gpu01:ens1np0", "leaf03:Ethernet1")]
+    [text] = messages(Case("x", "FAB003", leaves(leaf03), [], links=links, intent=ROCE_INTENT))
+    assert "watchdog off on Ethernet49" in text
+    assert "2 of 3 leaf switches have watchdog on" in text and "on every port" in text
+    assert "3 of 3" not in text
+
+
+def test_fab003_unclassified_roce_never_prints_none() -> None:
+    unmapped = {d: 0 for d in range(64) if d != 26} | {48: 6}
+    case = Case("x", "FAB003", leaves(leaf("leaf03", dscp_to_tc=unmapped)), [], links=LEAF_LINKS)
+    case.intent = ROCE_INTENT
+    [text] = messages(case)
+    assert "RoCE unclassified" in text and "None" not in text
+
 
 ALL_POD = {"leaf01", "leaf02", "spine01", "gpu01", "gpu02"}
 ALL_LEAVES = {"leaf01", "leaf02", "leaf03"}

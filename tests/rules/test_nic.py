@@ -397,8 +397,27 @@ CASES: list[Case] = [
     Case(
         "nic006-model-unknown-skips",
         "NIC006",
-        [*gpus("gpu01", "gpu02"), host("gpu03", model=None, firmware="28.38.1000")],
+        [*gpus("gpu01", "gpu02"), host("gpu03", model=None, firmware="custom-build")],
         [],
+        links=gpu_links("gpu01", "gpu02", "gpu03"),
+    ),
+    Case(
+        # no model shown: firmware 28.x places it among the ConnectX-7s (MT4129)
+        "nic006-model-from-firmware-major",
+        "NIC006",
+        [*gpus("gpu01", "gpu02"), host("gpu03", model=None, firmware="28.38.1000")],
+        [("gpu03", "interface ens1np0")],
+        links=gpu_links("gpu01", "gpu02", "gpu03"),
+    ),
+    Case(
+        "nic006-board-id-and-part-id-are-one-model",
+        "NIC006",
+        [
+            *gpus("gpu01"),
+            host("gpu02", model="MT_0000000838"),
+            host("gpu03", firmware="28.38.1000"),
+        ],
+        [("gpu03", "interface ens1np0")],
         links=gpu_links("gpu01", "gpu02", "gpu03"),
     ),
 ]

@@ -268,6 +268,14 @@ CASES: list[Case] = [
     ),
     Case("pfc005-pfc-off", "PFC005", [leaf(trust=Trust.NONE, pfc=None)], [], links=LINKS2),
     Case(
+        # a dangling network-qos class left PFC on with nothing lossless (PFC006 reports that)
+        "pfc005-pfc-on-for-no-priority-still-reported",
+        "PFC005",
+        [leaf(trust=Trust.NONE, pfc=PfcConfig(enabled=True, priorities=[]))],
+        [("leaf01", "qos")],
+        links=LINKS2,
+    ),
+    Case(
         "pfc005-host",
         "PFC005",
         [host(trust=Trust.NONE)],
