@@ -1,4 +1,5 @@
-"""Markdown for a pull-request comment: a summary table, then findings by severity and device.
+"""Markdown for a pull-request comment: a summary table, then causes by severity and device,
+each with the findings it explains folded into its row ("+4 consequence(s): ...").
 
 A severity section with more than COLLAPSE_AFTER findings shows each device's table in a
 collapsed `<details>`; suppressed findings are always collapsed. At most MAX_ROWS findings, and
@@ -52,9 +53,17 @@ def _location(finding: Finding) -> str:
     return code(str(finding.source)) if finding.source is not None else "—"
 
 
-def _row(finding: Finding) -> str:
+def _row(finding: Finding, folded: list[Finding] | None = None) -> str:
     rule = f"{code(finding.rule)} {escape(finding.name)}"
-    cells = [rule, escape(finding.object), escape(_short(finding.message)), _location(finding)]
+    message = escape(_short(finding.message))
+    if folded:
+        names = ", ".join(
+            f"{f.rule} {f.object}" if f.device == finding.device else f"{f.device} {f.rule}"
+            for f in folded[:5]
+        )
+        more = f" and {len(folded) - 5} more" if len(folded) > 5 else ""
+        message += f"<br>*+{len(folded)} consequence(s): {escape(names)}{more}*"
+    cells = [rule, escape(finding.object), message, _location(finding)]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -106,21 +115,30 @@ def _coverage(report: Report) -> list[str]:
     return ["<details>", title, "", *head, *rows, "", "</details>", ""]
 
 
-def _device_block(device: str, items: list[Finding], noun: str, collapse: bool) -> list[str]:
+def _device_block(
+    device: str,
+    items: list[Finding],
+    noun: str,
+    folded: dict[str, list[Finding]],
+    collapse: bool,
+) -> list[str]:
     count = f"({len(items)} {noun if len(items) != 1 else noun.removesuffix('s')})"
-    rows = [*_TABLE_HEAD, *(_row(f) for f in items)]
+    rows = [*_TABLE_HEAD, *(_row(f, folded.get(f.fingerprint)) for f in items)]
+
     if collapse:  # <summary> sits in an HTML block: markdown escapes would show as backslashes
         title = f"<b>{html.escape(_line(device))}</b> {count}"
         return ["<details>", f"<summary>{title}</summary>", "", *rows, "", "</details>", ""]
     return [f"**{escape(device)}** {count}", "", *rows, ""]
 
 
-def _section(title: str, noun: str, findings: list[Finding], total: int) -> list[str]:
+def _section(
+    title: str, noun: str, findings: list[Finding], total: int, folded: dict[str, list[Finding]]
+) -> list[str]:
     """One severity: a block per device, collapsed when the section is long."""
-    lines = [f"### {title} ({total})", ""]
+    lines = [f"### {title} ({total} cause{'s' if total != 1 else ''})", ""]
     collapse = total > COLLAPSE_AFTER
     for device, items in groupby(findings, key=lambda f: f.device or "(fabric)"):
-        lines += _device_block(device, list(items), noun, collapse)
+        lines += _device_block(device, list(items), noun, folded, collapse)
     return lines
 
 
@@ -138,17 +156,21 @@ def _suppressed(findings: list[Finding], total: int) -> list[str]:
 def _findings(report: Report, max_rows: int) -> list[str]:
     """The severity sections and the suppressed list, at most `max_rows` findings in all."""
     budget, lines = max_rows, []
-    active = [f for f in report.findings if f.suppressed is None]
+    folded: dict[str, list[Finding]] = {}
+    for f in report.findings:
+        if f.suppressed is None and not f.is_cause:
+            folded.setdefault(f.cause, []).append(f)
+    active = [f for f in report.findings if f.suppressed is None and f.is_cause]
     for severity, title in SECTIONS:
         group = sorted((f for f in active if f.severity == severity), key=lambda f: f.device or "")
         if group:
-            lines += _section(title, title.lower(), group[:budget], len(group))
+            lines += _section(title, title.lower(), group[:budget], len(group), folded)
             budget -= min(budget, len(group))
     hidden = [f for f in report.findings if f.suppressed is not None]
     if hidden:
         lines += _suppressed(hidden[:budget], len(hidden))
         budget -= min(budget, len(hidden))
-    listed = max_rows - budget
+    listed = max_rows - budget + sum(len(v) for v in folded.values())
     if listed < len(report.findings):
         more = len(report.findings) - listed
         lines += [f"_{more} more findings not listed; see the SARIF or JSON report._", ""]

@@ -111,7 +111,17 @@ def _location(finding: Finding, anchor: str | None) -> Json:
     return location
 
 
-def _result(finding: Finding, index: int, anchor: str | None) -> Json:
+def _related(finding: Finding, cause: Finding | None, anchor: str | None) -> list[Json]:
+    """A consequence points at its cause (SARIF relatedLocations), so a viewer can jump there."""
+    if cause is None or cause is finding:
+        return []
+    related = _location(cause, anchor)
+    related["id"] = 1
+    related["message"] = _text(f"caused by {cause.rule} on {cause.device}: {cause.message}")
+    return [related]
+
+
+def _result(finding: Finding, index: int, anchor: str | None, cause: Finding | None = None) -> Json:
     result: Json = {
         "ruleId": finding.rule,
         "ruleIndex": index,
@@ -125,8 +135,12 @@ def _result(finding: Finding, index: int, anchor: str | None) -> Json:
             "path": finding.path,
             "expected": finding.expected,
             "actual": finding.actual,
+            "cause": finding.cause,
         },
     }
+    related = _related(finding, cause, anchor)
+    if related:
+        result["relatedLocations"] = related
     if finding.suppressed is not None:
         result["suppressions"] = [
             {"kind": "external", "status": "accepted", "justification": finding.suppressed}
@@ -174,7 +188,8 @@ def build(report: Report, anchor: str | None = None) -> Json:
     """The SARIF log as a dict (see `render`)."""
     driver = _driver(report)
     index = {rule["id"]: i for i, rule in enumerate(driver["rules"])}
-    results = [_result(f, index[f.rule], anchor) for f in report.findings]
+    by_print = {f.fingerprint: f for f in report.findings}
+    results = [_result(f, index[f.rule], anchor, by_print.get(f.cause)) for f in report.findings]
     properties = {
         "fabric": report.fabric,
         "snapshot": report.snapshot,

@@ -21,7 +21,10 @@ def test_summary_then_sections_in_severity_order() -> None:
     assert text.splitlines()[0] == "## fabriclint: lab-pod: 6 error(s), 2 warning(s), 1 info"
     assert "| 6 | 4 | **NO** | 6 | 2 | 1 | 1 |" in text
     assert "> - `leaf02`: unreachable: timed out after 30 s" in text
-    order = [text.index(h) for h in ("### Errors (6)", "### Warnings (2)", "### Info (1)")]
+    order = [
+        text.index(h)
+        for h in ("### Errors (6 causes)", "### Warnings (2 causes)", "### Info (1 cause)")
+    ]
     assert order == sorted(order) and text.index("Suppressed (1)") > order[-1]
     assert "`snapshots/candidate/gpu01/mlnx_qos_-i_ens1np0.txt:9`" in text
 
@@ -79,3 +82,14 @@ def test_empty_report() -> None:
     assert (
         "No findings." in text and "###" not in text and "| 1 | 1 | yes | 0 | 0 | 0 | 0 |" in text
     )
+
+
+def test_consequences_fold_into_their_cause_row() -> None:
+    from tests.reporters.test_text import OK, _grouped
+
+    text = markdown.render(report_for(_grouped(), OK))
+    assert "### Errors (1 cause)" in text
+    rows = [r for r in table_rows(text) if "PFC002" in r]
+    assert len(rows) == 1
+    assert "+3 consequence(s): DRIFT001 qos, FAB001 qos, gpu01 PFC007" in rows[0]
+    assert not [r for r in table_rows(text) if r.startswith("| `DRIFT001`")]

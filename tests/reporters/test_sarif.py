@@ -142,3 +142,17 @@ def test_source_line_zero_has_no_region() -> None:
     report = report_for([bad], [])
     physical = sarif_log(report)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
     assert physical == {"artifactLocation": {"uri": "a.cfg", "uriBaseId": "%SRCROOT%"}}
+
+
+def test_a_consequence_points_at_its_cause() -> None:
+    from tests.reporters.fixtures import report_for
+    from tests.reporters.test_text import OK, _grouped
+
+    findings = _grouped()
+    results = sarif.build(report_for(findings, OK))["runs"][0]["results"]
+    by_rule = {r["ruleId"]: r for r in results}
+    assert by_rule["DRIFT001"]["properties"]["cause"] == findings[0].fingerprint
+    related = by_rule["DRIFT001"]["relatedLocations"]
+    assert related[0]["physicalLocation"]["region"]["startLine"] == 506
+    assert related[0]["message"]["text"].startswith("caused by PFC002 on leaf01")
+    assert "relatedLocations" not in by_rule["PFC002"]
