@@ -124,3 +124,29 @@ def test_site_rule_from_policy(tmp_path: Path) -> None:
     assert site == [("leaf03", "interface Ethernet2/1", True)]
     code, report = check_json(str(copy), "--snapshot", "baseline", "--select", "SITE")
     assert code == 0 and report["findings"] == []
+
+
+@pytest.mark.parametrize(
+    ("fabric", "snapshot"),
+    [("roce-pod", "broken"), ("multivendor-pod", "broken"), ("ib-cluster", "broken"), ("roce-pod", "baseline")],
+)  # fmt: skip
+def test_json_report_validates_against_its_published_schema(fabric: str, snapshot: str) -> None:
+    import jsonschema
+
+    schema = json.loads((ROOT / "schemas" / "report.json").read_text())
+    _code, report = check_json(str(ROOT / "inventories" / fabric), "--snapshot", snapshot)
+    jsonschema.Draft202012Validator(schema).validate(report)
+    broken = dict(report, findings=[{"rule": "PFC002"}])
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(broken))
+
+
+def test_policy_schema_names_the_rule_catalog() -> None:
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(
+        json.loads((ROOT / "schemas" / "policy.json").read_text())
+    )
+    assert not list(validator.iter_errors({"select": ["PFC002", "ECN", "ALL", "SITE001"]}))
+    for typo in (["PFC99"], ["QOS9"], ["NIC0077"]):
+        assert list(validator.iter_errors({"select": typo})), typo
+    assert list(validator.iter_errors({"severity": {"PFC99": "error"}}))
