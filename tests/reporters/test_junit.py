@@ -32,6 +32,7 @@ def assert_counts_add_up(root: ET.Element) -> None:
         }
         assert {k: int(suite.get(k, "-1")) for k in counted} == counted, suite.get("name")
         totals.update(counted)
+    totals.pop("skipped", None)  # junit-10.xsd has no `skipped` on testsuites
     assert {k: int(root.get(k, "-1")) for k in totals} == dict(totals)
 
 
@@ -119,7 +120,45 @@ def test_hostile_text_still_parses() -> None:
 def test_empty_report() -> None:
     root = parse(junit.render(empty_report()))
     assert root.attrib == {
-        "name": "fabriclint lab-pod", "tests": "1", "failures": "0", "errors": "0", "skipped": "0",
+        "name": "fabriclint lab-pod", "tests": "1", "failures": "0", "errors": "0",
     }  # fmt: skip
     no_devices = parse(junit.render(report_for([], [])))
     assert no_devices.get("tests") == "0" and list(no_devices) == []
+
+
+# The strict Jenkins xunit schema (junit-10.xsd): which attributes each element may carry, which
+# are required, and which children it may have.
+_ALLOWED = {
+    "testsuites": ({"name", "time", "tests", "failures", "errors"}, set(), {"testsuite"}),
+    "testsuite": (
+        {"name", "tests", "failures", "errors", "group", "time", "skipped", "timestamp",
+         "hostname", "id", "package", "file", "log", "url"},
+        {"name", "tests", "failures", "errors"},
+        {"testsuite", "properties", "testcase", "system-out", "system-err"},
+    ),
+    "testcase": (
+        {"name", "time", "classname", "group"},
+        {"name"},
+        {"skipped", "error", "failure", "system-out", "system-err"},
+    ),
+    "failure": ({"type", "message"}, set(), set()),
+    "error": ({"type", "message"}, set(), set()),
+    "skipped": ({"type", "message"}, set(), set()),
+    "system-out": (set(), set(), set()),
+}  # fmt: skip
+
+
+def _strict(element: ET.Element) -> None:
+    allowed, required, children = _ALLOWED[element.tag]
+    assert set(element.attrib) <= allowed, (element.tag, set(element.attrib) - allowed)
+    assert required <= set(element.attrib), (element.tag, required - set(element.attrib))
+    for child in element:
+        assert child.tag in children, (element.tag, child.tag)
+        _strict(child)
+
+
+def test_output_fits_the_strict_jenkins_schema() -> None:
+    from tests.reporters.fixtures import empty_report, special_report
+
+    for report in (pod_report(), special_report(), empty_report()):
+        _strict(ET.fromstring(junit.render(report).split("\n", 1)[1]))
