@@ -72,6 +72,9 @@ class CheckOptions:
     """Only check devices whose inputs changed in git since this ref (plus link neighbours)."""
     rules: list[type[Rule[Any]]] | None = None
     """The rule classes to run (default: the whole catalog); tests inject failing ones."""
+    files: list[Path] | None = None
+    """Only the devices these files belong to, plus link neighbours (pre-commit passes the
+    staged files); a fabric YAML or manifest among them checks everything."""
     limit: list[str] | None = None
     """`--limit` terms: only the devices they select are checked; the others are reported as
     not checked (see collectors/limit.py for the syntax)."""
@@ -213,7 +216,12 @@ def _read_devices(
         if opts.progress:
             opts.progress(name)
         if only is not None and name not in only:
-            _outside(probe, name, "unchanged since --changed-since (and no changed neighbour)")
+            why = (
+                "not among the files named"
+                if opts.files is not None
+                else "unchanged since --changed-since"
+            )
+            _outside(probe, name, f"{why} (nor a cable neighbour of one)")
             continue
         if limited is not None and name not in limited:
             _outside(probe, name, "not selected by --limit")
@@ -277,11 +285,16 @@ def _limited(fabric: Fabric, limit: list[str] | None) -> set[str] | None:
 
 
 def _changed_devices(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> set[str] | None:
-    if opts.changed_since is None:
+    if opts.changed_since is None and opts.files is None:
         return None
     from fabriclint.changed import ChangedError, changed_files, select_devices
 
     inputs = Path(opts.configs) if opts.configs is not None else Path(snap.path)
+    if opts.files is not None:  # named on the command line (pre-commit), not asked of git
+        return select_devices(
+            fabric.inventory, fabric.root, inputs, {f.resolve() for f in opts.files}
+        )
+    assert opts.changed_since is not None
     try:
         changed = changed_files(opts.changed_since, fabric.root)
     except ChangedError as exc:

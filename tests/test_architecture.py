@@ -83,5 +83,5 @@ def test_rule_docs_are_fresh() -> None:
 
     path = ROOT / "docs" / "rules.md"
     assert path.is_file() and path.read_text() == render_markdown(), (
-        "docs/rules.md is stale: run `fabriclint rules docs`"
+        "docs/rules.md is stale: run `fabriclint rules docs --out docs/rules.md`"
     )

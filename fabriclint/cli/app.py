@@ -14,8 +14,9 @@ app = typer.Typer(
     name="fabriclint",
     help="Prove a RoCE / InfiniBand GPU fabric is configured as intended.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain click help: full option names and wrapped text at 80 columns
 )
 app.command("check")(check.check)
 app.command("validate")(validate.validate)

@@ -29,6 +29,7 @@ class Format(StrEnum):
     JUNIT = "junit"
     MARKDOWN = "markdown"
     GITHUB = "github"
+    GITLAB = "gitlab"
 
 
 class FailOn(StrEnum):
@@ -56,16 +57,29 @@ def _progress() -> Iterator[Callable[[str], None] | None]:
 
 def check(
     fabric: Path = typer.Argument(
-        ..., help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml)."
+        ...,
+        help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml).",
+        metavar="FABRIC",
+    ),
+    files: list[Path] | None = typer.Argument(
+        None,
+        help="Only the devices these files belong to, plus their cable neighbours (pre-commit "
+        "passes the staged files); nothing to do when none belongs to the fabric.",
+        show_default=False,
+        metavar="FILES",
     ),
     snapshot: str | None = typer.Option(
         None,
         "--snapshot",
         "-s",
         help="Snapshot name under FABRIC/snapshots/ or a path (default: newest).",
+        metavar="TEXT",
     ),
     configs: Path | None = typer.Option(
-        None, "--configs", help="Flat folder of rendered configs named after devices (leaf01.cfg)."
+        None,
+        "--configs",
+        help="Flat folder of rendered configs named after devices (leaf01.cfg).",
+        metavar="PATH",
     ),
     fmts: list[Format] | None = typer.Option(
         None, "--format", "-f", help="Output format; repeat for several (default text)."
@@ -75,9 +89,13 @@ def check(
         "--output",
         "-o",
         help="File for the format in the same position; the rest go to stdout.",
+        metavar="PATH",
     ),
     baseline: Path | None = typer.Option(
-        None, "--baseline", help="Suppress findings recorded in this baseline: only new ones fail."
+        None,
+        "--baseline",
+        help="Suppress findings recorded in this baseline: only new ones fail.",
+        metavar="PATH",
     ),
     live: bool = typer.Option(
         False,
@@ -85,10 +103,16 @@ def check(
         help="Collect a new snapshot over SSH first (see `fabriclint collect`), then check it.",
     ),
     overlay: Path | None = typer.Option(
-        None, "--overlay", help="With --live: inventory overlay (e.g. from `fabriclint lab serve`)."
+        None,
+        "--overlay",
+        help="With --live: inventory overlay (e.g. from `fabriclint lab serve`).",
+        metavar="PATH",
     ),
     known_hosts: Path | None = typer.Option(
-        None, "--known-hosts", help="With --live: known_hosts file."
+        None,
+        "--known-hosts",
+        help="With --live: known_hosts file.",
+        metavar="PATH",
     ),
     insecure: bool = typer.Option(
         False,
@@ -96,21 +120,35 @@ def check(
         help="With --live: do not verify host keys (recorded).",
     ),
     ssh_config: Path | None = typer.Option(
-        None, "--ssh-config", help="With --live: OpenSSH config file."
+        None,
+        "--ssh-config",
+        help="With --live: OpenSSH config file.",
+        metavar="PATH",
     ),
     changed_since: str | None = typer.Option(
         None,
         "--changed-since",
         help="Only devices whose files changed in git since REF, plus their link neighbours.",
+        metavar="TEXT",
     ),
     write_baseline: Path | None = typer.Option(
-        None, "--write-baseline", help="Record the current findings as accepted, in this file."
+        None,
+        "--write-baseline",
+        help="Record the current findings as accepted, in this file.",
+        metavar="PATH",
     ),
     select: list[str] | None = typer.Option(
-        None, "--select", help="Only these rule codes/prefixes."
+        None,
+        "--select",
+        help="Only these rule codes/prefixes.",
+        metavar="TEXT",
     ),
-    extend_select: list[str] | None = typer.Option(None, "--extend-select", help="Add rule codes."),
-    ignore: list[str] | None = typer.Option(None, "--ignore", help="Skip rule codes/prefixes."),
+    extend_select: list[str] | None = typer.Option(
+        None, "--extend-select", help="Add rule codes.", metavar="TEXT"
+    ),
+    ignore: list[str] | None = typer.Option(
+        None, "--ignore", help="Skip rule codes/prefixes.", metavar="TEXT"
+    ),
     fail_on: FailOn | None = typer.Option(
         None, "--fail-on", help="Lowest severity that fails (default error)."
     ),
@@ -120,6 +158,7 @@ def check(
         "--limit",
         help="Only these devices (name glob, role:X, platform:Y, tag:Z; !term excludes); "
         "the rest are reported as not checked. With --live, also what is collected.",
+        metavar="TEXT",
     ),
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="Text: only failing causes, unchecked devices, the summary."
@@ -131,13 +170,25 @@ def check(
         False, "--statistics", help="Print counts by rule and by root cause."
     ),
     out: Path | None = typer.Option(
-        None, "--out", help="With --live: the snapshot folder to create."
+        None,
+        "--out",
+        help="With --live: the snapshot folder to create.",
+        metavar="PATH",
     ),
     workers: int | None = typer.Option(
-        None, "--workers", "-w", min=1, help="With --live: devices collected at once."
+        None,
+        "--workers",
+        "-w",
+        min=1,
+        help="With --live: devices collected at once.",
+        metavar="N",
     ),
     timeout: float = typer.Option(
-        30.0, "--timeout", min=0.1, help="With --live: seconds per command."
+        30.0,
+        "--timeout",
+        min=0.1,
+        help="With --live: seconds per command.",
+        metavar="SECONDS",
     ),
 ) -> None:
     """Check a fabric: exit 0 clean, 1 findings, 2 input error, 3 incomplete."""
@@ -155,7 +206,13 @@ def check(
             raise fail(["--live collects its own snapshot: drop --snapshot/--configs"])
         live_opts = LiveOptions(overlay, known_hosts, insecure, ssh_config, out, workers, timeout)
         snapshot = _collect_first(fabric, live_opts, limit or [])
+    if files and not _touches(fabric, configs, snapshot, files):
+        typer.echo(
+            f"nothing of {fabric} among the {len(files)} file(s) named: not checked", err=True
+        )
+        raise typer.Exit(0)
     opts = CheckOptions(
+        files=files or None,
         fabric_dir=fabric,
         snapshot=snapshot,
         configs=configs,
@@ -223,6 +280,18 @@ def _check_outputs(formats: list[Format], outputs: list[Path]) -> None:
                 "unreadable stream: give all but one an --output file"
             ]
         )
+
+
+def _touches(fabric: Path, configs: Path | None, snapshot: str | None, files: list[Path]) -> bool:
+    """Whether any named file is one of the fabric's (its YAML, its snapshots, the configs)."""
+    roots = [fabric.resolve()] + ([configs.resolve()] if configs is not None else [])
+    if snapshot is not None:
+        roots.append(Path(snapshot).resolve())
+    for file in files:
+        path = file.resolve()
+        if any(path == root or root in path.parents for root in roots):
+            return True
+    return False
 
 
 def render_all(result: CheckResult, formats: list[Format], outputs: list[Path], view: View) -> None:

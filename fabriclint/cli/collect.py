@@ -119,31 +119,58 @@ def _summary(result: CollectResult) -> None:
 
 
 def collect(
-    fabric: Path = typer.Argument(..., help="Fabric directory (inventory.yaml)."),
+    fabric: Path = typer.Argument(..., help="Fabric directory (inventory.yaml).", metavar="FABRIC"),
     limit: list[str] | None = typer.Option(
-        None, "--limit", "-l", help="Devices: name glob, role:X, platform:Y, tag:Z; '!' excludes."
+        None,
+        "--limit",
+        "-l",
+        help="Devices: name glob, role:X, platform:Y, tag:Z; '!' excludes.",
+        metavar="TEXT",
     ),
     out: Path | None = typer.Option(
-        None, "--out", "-o", help="Snapshot folder to create (default FABRIC/snapshots/<UTC time>)."
+        None,
+        "--out",
+        "-o",
+        help="Snapshot folder to create (default FABRIC/snapshots/<UTC time>).",
+        metavar="PATH",
     ),
     workers: int | None = typer.Option(
-        None, "--workers", "-w", min=1, help="Devices at once (default 16 per CPU, at most 128)."
+        None,
+        "--workers",
+        "-w",
+        min=1,
+        help="Devices at once (default 16 per CPU, at most 128).",
+        metavar="N",
     ),
-    timeout: float = typer.Option(30.0, "--timeout", min=0.1, help="Seconds per command."),
+    timeout: float = typer.Option(
+        30.0, "--timeout", min=0.1, help="Seconds per command.", metavar="SECONDS"
+    ),
     connect_timeout: float = typer.Option(
-        10.0, "--connect-timeout", min=0.1, help="Seconds to connect and log in (per attempt)."
+        10.0,
+        "--connect-timeout",
+        min=0.1,
+        help="Seconds to connect and log in (per attempt).",
+        metavar="SECONDS",
     ),
     device_timeout: float | None = typer.Option(
         None,
         "--device-timeout",
         min=0.1,
         help="Seconds for a whole device (default connect + 4 x timeout).",
+        metavar="SECONDS",
     ),
     retries: int = typer.Option(
-        2, "--retries", min=0, help="Retries after transient connection errors (never after auth)."
+        2,
+        "--retries",
+        min=0,
+        help="Retries after transient connection errors (never after auth).",
+        metavar="N",
     ),
     known_hosts: Path | None = typer.Option(
-        None, "--known-hosts", help="known_hosts file (default ~/.ssh/known_hosts)."
+        None,
+        "--known-hosts",
+        help="known_hosts file (default ~/.ssh/known_hosts).",
+        metavar="PATH",
     ),
     insecure: bool = typer.Option(
         False,
@@ -151,7 +178,10 @@ def collect(
         help="Accept any host key (recorded in the snapshot).",
     ),
     ssh_config: Path | None = typer.Option(
-        None, "--ssh-config", help="OpenSSH config file (HostName, User, ProxyCommand, ProxyJump)."
+        None,
+        "--ssh-config",
+        help="OpenSSH config file (HostName, User, ProxyCommand, ProxyJump).",
+        metavar="PATH",
     ),
     allow_legacy_ssh: bool = typer.Option(
         False,
@@ -159,7 +189,10 @@ def collect(
         help="Also offer SSH algorithms the library disables by default.",
     ),
     overlay: Path | None = typer.Option(
-        None, "--overlay", help="Inventory overlay (host/port/credentials), e.g. from `lab serve`."
+        None,
+        "--overlay",
+        help="Inventory overlay (host/port/credentials), e.g. from `lab serve`.",
+        metavar="PATH",
     ),
     sudo: bool = typer.Option(False, "--sudo", help="Run Linux host commands with `sudo -n`."),
     facts: bool = typer.Option(

@@ -33,25 +33,45 @@ def _stop_on_sigterm() -> None:
 
 @app.command("serve")
 def serve(
-    fabric: Path = typer.Argument(..., help="Fabric directory holding the snapshot."),
+    fabric: Path = typer.Argument(
+        ..., help="Fabric directory holding the snapshot.", metavar="FABRIC"
+    ),
     snapshot: str = typer.Option(
-        ..., "--snapshot", "-s", help="Snapshot name under FABRIC/snapshots/, or a path."
+        ...,
+        "--snapshot",
+        "-s",
+        help="Snapshot name under FABRIC/snapshots/, or a path.",
+        metavar="TEXT",
     ),
     fault: list[str] | None = typer.Option(
         None,
         "--fault",
         help="GLOB=kind[:value][,...]: wrong-password, refuse, hang, stall, "
         "slow[:BPS], latency:S, legacy-ssh, fail-command.",
+        metavar="TEXT",
     ),
     latency: float = typer.Option(
-        0.0, "--latency", min=0.0, help="Seconds added to every command."
+        0.0,
+        "--latency",
+        min=0.0,
+        help="Seconds added to every command.",
+        metavar="NUMBER",
     ),
     overlay_out: Path | None = typer.Option(
-        None, "--overlay-out", help="Write the inventory overlay here (default: print it)."
+        None,
+        "--overlay-out",
+        help="Write the inventory overlay here (default: print it).",
+        metavar="PATH",
     ),
-    username: str = typer.Option("fabriclint", "--username", help="Login name the lab accepts."),
+    username: str = typer.Option(
+        "fabriclint", "--username", help="Login name the lab accepts.", metavar="TEXT"
+    ),
     duration: float | None = typer.Option(
-        None, "--duration", min=0.0, help="Stop after this many seconds (default: until Ctrl-C)."
+        None,
+        "--duration",
+        min=0.0,
+        help="Stop after this many seconds (default: until Ctrl-C).",
+        metavar="NUMBER",
     ),
 ) -> None:
     """Serve every device of a snapshot over SSH on 127.0.0.1, one port each, until Ctrl-C.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from enum import StrEnum
 from pathlib import Path
 
 import typer
@@ -15,31 +16,67 @@ app = typer.Typer(
 )
 
 
+class ListFormat(StrEnum):
+    """How `fabriclint rules` lists the catalog."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
 @app.callback()
-def list_rules(ctx: typer.Context) -> None:
+def list_rules(
+    ctx: typer.Context,
+    fmt: ListFormat = typer.Option(ListFormat.TEXT, "--format", "-f", help="text or json."),
+) -> None:
     """List every rule: code, name, default severity, summary."""
     if ctx.invoked_subcommand is not None:
         return
     from fabriclint.rules.registry import ALL_RULES
 
+    if fmt == ListFormat.JSON:
+        catalog = [
+            {
+                "code": rule.code,
+                "name": rule.name,
+                "severity": rule.severity,
+                "summary": rule.summary,
+                "doc": inspect.cleandoc(rule.__doc__ or ""),
+                "options": rule.options_model.model_json_schema().get("properties", {}),
+            }
+            for rule in ALL_RULES
+        ]
+        typer.echo(json.dumps(catalog, indent=2, ensure_ascii=False))
+        return
     for rule in ALL_RULES:
-        typer.echo(f"{rule.code:<9} {rule.name:<34} {rule.severity:<8} {rule.summary}")
+        typer.echo(f"{rule.code:<11} {rule.name:<34} {rule.severity:<8} {rule.summary}")
 
 
 @app.command("docs")
 def docs(
-    out: Path = typer.Option(Path("docs/rules.md"), "--out", "-o", help="Markdown file to write."),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Markdown file to write (default: stdout).", metavar="PATH"
+    ),
 ) -> None:
-    """Regenerate the rule reference (docs/rules.md) from the rules' docstrings."""
+    """The rule reference, from the rules' docstrings (the project's is docs/rules.md:
+    `fabriclint rules docs --out docs/rules.md`)."""
     from fabriclint.ruledocs import render_markdown
     from fabriclint.snapshot import atomic_write
 
-    atomic_write(out, render_markdown())
-    typer.echo(f"wrote {out}")
+    text = render_markdown()
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        atomic_write(out, text)
+    except OSError as exc:
+        raise fail([f"{out}: cannot write: {exc.strerror or exc}"]) from None
+    typer.echo(f"wrote {out}", err=True)
 
 
 @app.command("explain")
-def explain(code: str = typer.Argument(..., help="Rule code, e.g. PFC002.")) -> None:
+def explain(
+    code: str = typer.Argument(..., help="Rule code, e.g. PFC002.", metavar="CODE"),
+) -> None:
     """Print a rule's documentation and options."""
     import difflib
 

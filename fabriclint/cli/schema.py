@@ -14,7 +14,7 @@ app = typer.Typer(
 @app.command("export")
 def export(
     out: Path = typer.Option(
-        Path("schemas"), "--out", "-o", help="Folder to write the schemas into."
+        Path("schemas"), "--out", "-o", help="Folder to write the schemas into.", metavar="PATH"
     ),
 ) -> None:
     """Write inventory.json, intent.json, policy.json and device-state.json."""

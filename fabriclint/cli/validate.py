@@ -11,7 +11,7 @@ from fabriclint.cli.errors import fail
 
 def validate(
     fabric: Path = typer.Argument(
-        ..., help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml)."
+        ..., help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml).", metavar="FABRIC"
     ),
 ) -> None:
     """Validate inventory, intent and policy: each problem as file:line:col: message; exit 2 if any."""

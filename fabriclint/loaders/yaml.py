@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import types
 import typing
 from dataclasses import dataclass
@@ -231,7 +232,19 @@ def _describe(model: type[BaseModel], error: Any) -> str:
         return f"{dotted}: required key is missing"
     value = error.get("input")
     shown = f" (got {value!r})" if not isinstance(value, dict | list) else ""
+    if error["type"] == "literal_error" and isinstance(value, str):
+        shown += _closest(value, error.get("ctx", {}).get("expected", ""))
     return f"{dotted}: {error['msg']}{shown}"
+
+
+def _closest(value: str, expected: str) -> str:
+    """A did-you-mean for a choice: a known word inside the value (`arista_eos`, netmiko's
+    name for `eos`), else the closest spelling."""
+    known = re.findall(r"'([^']+)'", expected)
+    words = set(re.split(r"[_\-\s.]+", value.lower()))
+    inside = [k for k in known if k in words]
+    hint = inside or difflib.get_close_matches(value.lower(), known, n=1)
+    return f"; did you mean '{hint[0]}'?" if hint else ""
 
 
 def validate_doc(doc: YamlDoc, model: type[M]) -> tuple[M | None, list[Problem]]:

@@ -11,7 +11,7 @@ from fabriclint.models.policy import Severity
 
 Reporter = Callable[[Report], str]
 
-FORMATS = ("text", "json", "jsonl", "sarif", "junit", "markdown", "github")
+FORMATS = ("text", "json", "jsonl", "sarif", "junit", "markdown", "github", "gitlab")
 
 NOT_CHECKED = "not-checked"
 """Status of a device deliberately outside the check (a host in a --configs run): not a gap."""
@@ -67,6 +67,6 @@ def get_reporter(
         return functools.partial(render, options=options)
     if fmt == "junit":
         return functools.partial(render, fail_on=fail_on)
-    if fmt == "sarif":
+    if fmt in ("sarif", "gitlab"):
         return functools.partial(render, anchor=anchor)
     return functools.partial(render)

@@ -14,7 +14,12 @@ from tests.reporters.fixtures import empty_report, pod_report, special_report
 
 
 def test_every_format_has_a_reporter_module() -> None:
-    assert set(FORMATS) == {"text", "json", "jsonl", "sarif", "junit", "markdown", "github"}
+    assert set(FORMATS) == {
+        "text", "json", "jsonl", "sarif", "junit", "markdown", "github", "gitlab",
+    }  # fmt: skip
+    from fabriclint.cli.check import Format
+
+    assert [f.value for f in Format] == list(FORMATS)  # the CLI offers exactly these
     for fmt in FORMATS:
         assert isinstance(get_reporter(fmt)(empty_report()), str)
 

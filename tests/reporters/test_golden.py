@@ -23,6 +23,7 @@ EXTENSION = {
     "sarif": ".sarif",
     "junit": ".xml",
     "markdown": ".md",
+    "gitlab": ".json",
 }
 
 
