@@ -40,6 +40,13 @@ def _root(
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error,
     3 incomplete (a device could not be collected or parsed).
     """
+    from fabriclint.cli.errors import fail
+    from fabriclint.loaders.bounded import LimitsConfigError, limits
+
+    try:
+        limits()  # a bad FABRICLINT_MAX_* setting is a usage error before anything is read
+    except LimitsConfigError as exc:
+        raise fail([str(exc)]) from None
 
 
 def main() -> None:
