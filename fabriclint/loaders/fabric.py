@@ -257,9 +257,9 @@ def _check_site_schemas(policy: Policy, doc: YamlDoc) -> list[Problem]:
                 doc.problem(("site_rules", index, "schema", *exc.absolute_path), message)
             )
             continue
-        for where, ref in _unresolved_refs(rule.schema_):
+        for at, ref in _unresolved_refs(rule.schema_):
             message = f"site rule {rule.code}: $ref {ref!r} does not resolve within the schema"
-            problems.append(doc.problem(("site_rules", index, "schema", *where, "$ref"), message))
+            problems.append(doc.problem(("site_rules", index, "schema", *at, "$ref"), message))
     return problems
 
 
