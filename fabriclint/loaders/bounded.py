@@ -28,6 +28,7 @@ _ENV = {
 _DEPTH_CAP = 200
 # Python's int/str conversion limit: a larger max_int_digits could not be honoured anyway.
 _PYTHON_INT_DIGITS = 4300
+_MIN_INT_DIGITS = 20  # a 64-bit counter: any real input has integers this long
 _INT = re.compile(r"[-+]?(?:0x[0-9a-fA-F_]+|0o[0-7_]+|[0-9][0-9_]*)", re.ASCII)
 # JSON tokens that matter for locating a limit: strings (skipped), brackets, numbers, newlines.
 _JSON_TOKEN = re.compile(
@@ -84,14 +85,20 @@ def limits() -> Limits:
         raise LimitsConfigError(
             f"{_ENV['max_depth']}: at most {_DEPTH_CAP} (a deeper input overflows)"
         )
-    if values.get("max_int_digits", 0) > _PYTHON_INT_DIGITS:
+    digits = values.get("max_int_digits", _MIN_INT_DIGITS)
+    if not _MIN_INT_DIGITS <= digits <= _PYTHON_INT_DIGITS:
         name = _ENV["max_int_digits"]
-        raise LimitsConfigError(f"{name}: at most {_PYTHON_INT_DIGITS} (Python's own limit)")
+        raise LimitsConfigError(
+            f"{name}: from {_MIN_INT_DIGITS} (a 64-bit counter) to {_PYTHON_INT_DIGITS} (Python's limit)"
+        )
     return Limits(**values)
 
 
 def int_too_long(text: str, limit: int | None = None) -> str | None:
-    """The message for an integer literal with more than the allowed digits, else None."""
+    """The message for an integer literal with more than the allowed digits, else None (at
+    once, without reading the limits, for the short numbers of every real input)."""
+    if len(text) <= _MIN_INT_DIGITS:
+        return None
     allowed = limits().max_int_digits if limit is None else limit
     if len(text) <= allowed or _INT.fullmatch(text) is None:
         return None
@@ -109,9 +116,10 @@ def depth_message(limit: int) -> str:
 # --- JSON ---------------------------------------------------------------------------------
 
 
-def json_loads(text: str, **options: Any) -> Any:
+def json_loads(text: str, depth: bool = True, **options: Any) -> Any:
     """`json.loads(text, **options)`, raising InputLimitError (located) instead of RecursionError
-    or a ValueError from a huge integer, and when the result nests deeper than the limit."""
+    or a ValueError from a huge integer, and (when `depth`) when the result nests deeper than the
+    limit (a caller that walks the result anyway can count depth itself, for speed)."""
     bounds = limits()
     try:
         data = json.loads(text, **options)
@@ -122,7 +130,7 @@ def json_loads(text: str, **options: Any) -> Any:
     except ValueError as exc:  # int() of a number past Python's digit limit
         located = json_limit_error(text, bounds)
         raise located or InputLimitError(str(exc)) from None
-    if exceeds_depth(data, bounds.max_depth):
+    if depth and exceeds_depth(data, bounds.max_depth):
         raise _json_depth_error(text, bounds.max_depth)
     located = (
         json_limit_error(text, bounds, depth=False) if _has_long_digits(text, bounds) else None
