@@ -189,3 +189,25 @@ def test_json_within_limits_is_decoded_as_usual() -> None:
     text = json.dumps({"a": [[["x"]]], "sha": "9" * 500, "f": float("1e300"), "n": 10**50})
     assert json_loads(text) == json.loads(text)
     assert exceeds_depth({"a": [[1]]}, 2) and not exceeds_depth({"a": [1]}, 2)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('{"devices":\n' + "[" * 100_000 + "]" * 100_000 + "}", "manifest.json:2: nested more"),
+        (
+            '{"fabriclint": "0.1.0",\n "created": ' + "7" * 5_000 + "}",
+            "manifest.json:2: an integer",
+        ),
+    ],
+)
+def test_hostile_manifest_is_an_input_error(fabric_dir: Path, body: str, expected: str) -> None:
+    snap = fabric_dir / "snapshots" / "s1"
+    write_snapshot(snap, {"leaf01": ("eos", {"show running-config": "hostname leaf01\n"})})
+    (snap / "manifest.json").write_text(body)
+    for args in (["--snapshot", "s1"], []):  # [] picks the newest snapshot, reading every manifest
+        result = runner.invoke(app, ["check", str(fabric_dir), *args])
+        assert "Traceback" not in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert result.exit_code == 2, result.output
+        assert expected in result.output

@@ -9,9 +9,10 @@ from contextlib import contextmanager
 
 import pytest
 
+from fabriclint.models.common import Source
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState
-from fabriclint.parsers import cumulus, junos, sonic
+from fabriclint.parsers import cumulus, junos, mlnx_host, opensm, sonic
 
 NVUE = "nv config show -o yaml"
 SHOW = "nv show qos roce -o json"
@@ -135,3 +136,162 @@ def test_sonic_json_limits(case: str) -> None:
     (problem,) = [p for p in state.problems if p.kind == "unparseable"]
     assert problem.source is not None and problem.source.line == line
     assert message in problem.message
+
+
+# --- Unicode digits: str.isdigit() is true for '²', '①', '٣'; int() fails on the first two ---
+
+DEVINFO_UNICODE_PORT = (
+    "hca_id:\tmlx5_0\n\tfw_ver:\t\t\t28.39.1002\n\t\tport:\t①\n\t\t\tstate:\t\tPORT_ACTIVE (4)\n"
+)
+JUNOS_UNICODE_UNIT = (
+    "interfaces {\n    et-0/0/0 {\n        unit ² {\n            family inet {\n"
+    "                address 10.0.0.1/31;\n            }\n        }\n    }\n}\n"
+)
+SONIC_UNICODE_PORT = (
+    '{"PORT": {"Ethernet0²": {"mtu": "9100"}, "Ethernet4": {"mtu": "9100"}},\n'
+    ' "PORT_QOS_MAP": {"Ethernet0²": {"pfc_enable": "3"}, "Ethernet4": {"pfc_enable": "3"}}}\n'
+)
+ECN_UNICODE_PRIORITY = (
+    "/sys/class/net/ens1np0/ecn/roce_np/enable/³:1\n/sys/class/net/ens1np0/ecn/roce_np/enable/3:1\n"
+)
+
+
+def internal(state: DeviceState) -> list[str]:
+    """Messages of the parser's own failures (the never-raise wrappers)."""
+    return [
+        p.message for p in state.problems if "parser error" in p.message or "failed" in p.message
+    ]
+
+
+@pytest.mark.parametrize(
+    ("parse", "platform", "key", "text"),
+    [
+        (mlnx_host.parse, "mlnx-host", "ibv_devinfo -v", DEVINFO_UNICODE_PORT),
+        (
+            mlnx_host.parse,
+            "mlnx-host",
+            "grep -rH . /sys/class/net/ens1np0/ecn",
+            ECN_UNICODE_PRIORITY,
+        ),
+        (junos.parse, "junos", "show configuration", JUNOS_UNICODE_UNIT),
+        (sonic.parse, "sonic", "config_db.json", SONIC_UNICODE_PORT),
+    ],
+    ids=["devinfo port", "sysfs ecn priority", "junos unit", "sonic port name"],
+)
+def test_unicode_digits_are_not_numbers(
+    parse: Callable[[RawDevice], DeviceState], platform: str, key: str, text: str
+) -> None:
+    state = parse_one(parse, platform, key, text)
+    assert internal(state) == []
+
+
+def test_unicode_digits_in_ecn_priorities_are_not_read() -> None:
+    key = "grep -rH . /sys/class/net/ens1np0/ecn"
+    state = parse_one(mlnx_host.parse, "mlnx-host", key, ECN_UNICODE_PRIORITY)
+    port = state.rdma["ens1np0"]
+    assert port.ecn_np == {3: True}  # '³' is neither priority 3 nor a crash
+
+
+def test_unicode_digits_in_a_dscp_list_are_not_read() -> None:
+    text = "DCBX mode: OS controlled\nPriority trust state: dscp\ndscp2prio mapping:\n\tprio:3 dscp:26,٢٧,\n"
+    state = parse_one(mlnx_host.parse, "mlnx-host", "mlnx_qos -i ens1np0", text)
+    qos = state.interfaces["ens1np0"].qos
+    assert qos is not None and qos.dscp_to_tc == {26: 3}  # Arabic-Indic 27 is not DSCP 27
+
+
+# --- a parser's own failure names the file (and line) it was reading ---------------------
+
+
+def test_internal_error_names_the_file_and_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(value: str) -> int:
+        raise KeyError("boom")
+
+    monkeypatch.setattr("fabriclint.parsers.mlnx_host.leading_int", broken)
+    devinfo = (
+        "hca_id:\tmlx5_0\n\tfw_ver:\t\t\t28.39.1002\n\t\tport:\t1\n\t\t\tactive_mtu:\t4096 (5)\n"
+    )
+    outputs = {
+        "ibv_devinfo -v": RawOutput(text=devinfo, file="gpu01/ibv_devinfo_-v.txt"),
+        "ibdev2netdev": RawOutput(text="mlx5_0 port 1 ==> ens1np0 (Up)\n", file="gpu01/ibdev.txt"),
+    }
+    state = mlnx_host.parse(RawDevice(name="gpu01", platform="mlnx-host", outputs=outputs))
+    (message,) = internal(state)
+    assert "at gpu01/ibv_devinfo_-v.txt:" in message and "KeyError" in message
+    (problem,) = [p for p in state.problems if p.message == message]
+    assert problem.source is not None and problem.source.file == "gpu01/ibv_devinfo_-v.txt"
+
+
+def test_internal_error_without_a_place_lists_the_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("fabriclint.parsers.opensm._build", broken)
+    outputs = {
+        "opensm.conf": RawOutput(text="sm_priority 1\n", file="sm01/opensm.conf.txt"),
+        "sminfo": RawOutput(text="", file="sm01/sminfo.txt"),
+    }
+    state = opensm.parse(RawDevice(name="sm01", platform="opensm", outputs=outputs))
+    (message,) = internal(state)
+    assert "one of sm01/opensm.conf.txt, sm01/sminfo.txt: RuntimeError: boom" in message
+
+
+# --- a cut-off ibv_devinfo next to ibstat -------------------------------------------------
+
+IBSTAT = """\
+CA 'mlx5_0'
+\tCA type: MT4123
+\tNumber of ports: 1
+\tFirmware version: 20.31.1014
+\tNode GUID: 0x946dae0300cde72c
+\tPort 1:
+\t\tState: Active
+\t\tPhysical state: LinkUp
+\t\tRate: 200
+\t\tBase lid: 7
+\t\tSM lid: 1
+\t\tPort GUID: 0x946dae0300cde72c
+\t\tLink layer: InfiniBand
+CA 'mlx5_1'
+\tCA type: MT4123
+\tNumber of ports: 1
+\tPort 1:
+\t\tState: Active
+\t\tPhysical state: LinkUp
+\t\tLink layer: InfiniBand
+"""
+
+
+@pytest.mark.parametrize(
+    ("devinfo", "missing"),
+    [
+        ("hca_id:\tmlx5_0\n", "mlx5_0 has no port 1"),
+        (
+            "hca_id:\tmlx5_0\n\t\tport:\t1\n\t\t\tstate:\t\tPORT_ACTIVE (4)\nhca_id:\tmlx5_1\n",
+            "mlx5_1 has no port 1",
+        ),
+    ],
+)
+def test_truncated_devinfo_next_to_ibstat_is_an_input_problem(devinfo: str, missing: str) -> None:
+    outputs = {
+        "ibstat": RawOutput(text=IBSTAT, file="gpu01/ibstat.txt"),
+        "ibv_devinfo -v": RawOutput(text=devinfo, file="gpu01/ibv_devinfo_-v.txt"),
+    }
+    state = mlnx_host.parse(RawDevice(name="gpu01", platform="mlnx-host", outputs=outputs))
+    assert internal(state) == []
+    (problem,) = [p for p in state.problems if "cut off" in p.message]
+    assert missing in problem.message
+    assert problem.source == Source(file="gpu01/ibv_devinfo_-v.txt", line=devinfo.count("\n"))
+    assert set(state.rdma) == {"mlx5_0/1", "mlx5_1/1"}  # ibstat still describes both ports
+
+
+@pytest.mark.parametrize("number", [100, 255, 1000])
+def test_ibdev2netdev_port_numbers_of_three_digits_and_more(number: int) -> None:
+    devinfo = f"hca_id:\tmlx5_0\n\t\tport:\t{number}\n\t\t\tstate:\t\tPORT_ACTIVE (4)\n"
+    outputs = {
+        "ibdev2netdev": RawOutput(text=f"mlx5_0 port {number} ==> ens1np0 (Up)\n", file="h/i.txt"),
+        "ibv_devinfo -v": RawOutput(text=devinfo, file="h/d.txt"),
+    }
+    state = mlnx_host.parse(RawDevice(name="h", platform="mlnx-host", outputs=outputs))
+    assert internal(state) == []
+    port = state.rdma["ens1np0"]
+    assert (port.hca, port.port, port.state) == ("mlx5_0", number, "PORT_ACTIVE")
