@@ -211,3 +211,22 @@ def test_hostile_manifest_is_an_input_error(fabric_dir: Path, body: str, expecte
         assert result.exception is None or isinstance(result.exception, SystemExit)
         assert result.exit_code == 2, result.output
         assert expected in result.output
+
+
+@pytest.mark.parametrize("where", ["file", "below a file", "read-only folder"])
+def test_schema_export_to_an_unwritable_place_is_a_usage_error(tmp_path: Path, where: str) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a folder\n")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    out = {"file": blocker, "below a file": blocker / "schemas", "read-only folder": locked / "s"}
+    try:
+        result = runner.invoke(app, ["schema", "export", "--out", str(out[where])])
+    finally:
+        locked.chmod(0o700)
+    if where == "read-only folder" and result.exit_code == 0:
+        pytest.skip("running as a user that writes anywhere (root)")
+    assert result.exit_code == 2, result.output
+    assert "cannot write the schemas" in result.output and str(tmp_path) in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
