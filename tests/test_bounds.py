@@ -86,8 +86,8 @@ def test_the_alias_limit_is_configurable(tmp_path: Path, monkeypatch: pytest.Mon
         ("FABRICLINT_MAX_DEPTH", "0", "expected a positive integer"),
         ("FABRICLINT_MAX_DEPTH", "100000", "at most 200"),
         ("FABRICLINT_MAX_INT_DIGITS", "٣", "expected a positive integer"),
-        ("FABRICLINT_MAX_INT_DIGITS", "5000", "from 20 (a 64-bit counter) to 4300"),
-        ("FABRICLINT_MAX_INT_DIGITS", "3", "from 20 (a 64-bit counter) to 4300"),
+        ("FABRICLINT_MAX_INT_DIGITS", "5000", "from 20 (a 64-bit counter) to 300"),
+        ("FABRICLINT_MAX_INT_DIGITS", "3", "from 20 (a 64-bit counter) to 300"),
     ],
 )
 def test_bad_limit_settings_are_usage_errors(
@@ -230,3 +230,18 @@ def test_schema_export_to_an_unwritable_place_is_a_usage_error(tmp_path: Path, w
     assert result.exit_code == 2, result.output
     assert "cannot write the schemas" in result.output and str(tmp_path) in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_drift_of_a_value_no_float_can_hold() -> None:
+    from fabriclint.drift.compare import Drift, compare
+    from fabriclint.intent.render import Expected
+    from fabriclint.models.state import DeviceState, Interface, PfcConfig, QosConfig
+
+    tolerant = Expected(1.5, label="weight", tolerance_pct=10)
+    assert tolerant.accepts(10**400) is False and tolerant.accepts(1.6) is True
+    qos = QosConfig(pfc=PfcConfig(enabled=True, priorities=[3, 4]))
+    state = DeviceState(name="leaf01", platform="eos", interfaces={"Et1": Interface(name="Et1")})
+    state.qos = qos
+    rendered = {"interface Et1": {"qos.pfc.priorities": Expected([3, 10**400], label="PFC")}}
+    (drift,) = compare(state, rendered, 26)
+    assert isinstance(drift, Drift) and drift.actual == [3, 4] and drift.explanation == ""

@@ -26,8 +26,9 @@ _ENV = {
 }
 # Past ~250 levels ruamel's recursive composer overflows Python's stack: the depth limit stays below.
 _DEPTH_CAP = 200
-# Python's int/str conversion limit: a larger max_int_digits could not be honoured anyway.
-_PYTHON_INT_DIGITS = 4300
+# Past 308 digits an integer is no float (1.8e308 is the largest): rules that compute with
+# thresholds as floats would raise OverflowError. (Python's own int/str limit is 4,300.)
+_MAX_INT_DIGITS = 300
 _MIN_INT_DIGITS = 20  # a 64-bit counter: any real input has integers this long
 _INT = re.compile(r"[-+]?(?:0x[0-9a-fA-F_]+|0o[0-7_]+|[0-9][0-9_]*)", re.ASCII)
 # JSON tokens that matter for locating a limit: strings (skipped), brackets, numbers, newlines.
@@ -86,10 +87,10 @@ def limits() -> Limits:
             f"{_ENV['max_depth']}: at most {_DEPTH_CAP} (a deeper input overflows)"
         )
     digits = values.get("max_int_digits", _MIN_INT_DIGITS)
-    if not _MIN_INT_DIGITS <= digits <= _PYTHON_INT_DIGITS:
+    if not _MIN_INT_DIGITS <= digits <= _MAX_INT_DIGITS:
         name = _ENV["max_int_digits"]
         raise LimitsConfigError(
-            f"{name}: from {_MIN_INT_DIGITS} (a 64-bit counter) to {_PYTHON_INT_DIGITS} (Python's limit)"
+            f"{name}: from {_MIN_INT_DIGITS} (a 64-bit counter) to {_MAX_INT_DIGITS} (a float's range)"
         )
     return Limits(**values)
 
@@ -146,11 +147,13 @@ def _has_long_digits(text: str, bounds: Limits) -> bool:
 
 
 def _json_depth_error(text: str, limit: int) -> InputLimitError:
-    found = json_limit_error(text, Limits(max_depth=limit, max_int_digits=_PYTHON_INT_DIGITS))
+    found = json_limit_error(text, Limits(max_depth=limit), ints=False)
     return found or InputLimitError(depth_message(limit))
 
 
-def json_limit_error(text: str, bounds: Limits, depth: bool = True) -> InputLimitError | None:
+def json_limit_error(
+    text: str, bounds: Limits, depth: bool = True, ints: bool = True
+) -> InputLimitError | None:
     """The first place where JSON `text` nests too deep or writes too long an integer."""
     line, level = 1, 0
     for match in _JSON_TOKEN.finditer(text):
@@ -164,7 +167,7 @@ def json_limit_error(text: str, bounds: Limits, depth: bool = True) -> InputLimi
                 return InputLimitError(depth_message(bounds.max_depth), line)
         elif first in "]}":
             level -= 1
-        elif first != '"':
+        elif ints and first != '"':
             message = int_too_long(token, bounds.max_int_digits)  # None for a float
             if message is not None:
                 return InputLimitError(message, line)

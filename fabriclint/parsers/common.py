@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fabriclint.loaders.bounded import int_too_long
+
 
 def is_digits(text: str) -> bool:
     """Whether `text` is ASCII digits only. `str.isdigit()` alone is also true for '²', '①' and
@@ -10,8 +12,8 @@ def is_digits(text: str) -> bool:
 
 
 def to_int(token: str) -> int | None:
-    """`token` as a non-negative integer, or None."""
-    return int(token) if is_digits(token) else None
+    """`token` as a non-negative integer, or None (also past FABRICLINT_MAX_INT_DIGITS)."""
+    return int(token) if is_digits(token) and int_too_long(token) is None else None
 
 
 def parse_values(tokens: list[str], names: dict[str, int] | None = None) -> list[int] | None:

@@ -6,13 +6,19 @@ import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
 from fabriclint.models.common import Source
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState
-from fabriclint.parsers import cumulus, junos, mlnx_host, opensm, sonic
+from fabriclint.parsers import cumulus, eos, junos, mlnx_host, opensm, sonic
+from fabriclint.parsers.common import to_int
+from fabriclint.parsers.cumulus_text import to_int as cumulus_to_int
+from fabriclint.parsers.junos_values import to_int as junos_to_int
+from fabriclint.parsers.mlnx_common import leading_int
+from fabriclint.parsers.sonic_tables import as_int
 
 NVUE = "nv config show -o yaml"
 SHOW = "nv show qos roce -o json"
@@ -295,3 +301,54 @@ def test_ibdev2netdev_port_numbers_of_three_digits_and_more(number: int) -> None
     assert internal(state) == []
     port = state.rdma["ens1np0"]
     assert (port.hca, port.port, port.state) == ("mlx5_0", number, "PORT_ACTIVE")
+
+
+# --- numbers no float can hold: a threshold of 10**400 bytes is refused where it is read ----
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "inventories"
+
+
+def test_sonic_threshold_past_the_integer_limit_is_not_read() -> None:
+    text = (EXAMPLES / "multivendor-pod/snapshots/baseline/leaf03/config_db.json.txt").read_text()
+    huge = text.replace('"green_min_threshold": "150000"', f'"green_min_threshold": "{10**400}"')
+    assert huge != text
+    state = parse_one(sonic.parse, "sonic", "config_db.json", huge)
+    assert internal(state) == []
+    queues = state.interfaces["Ethernet0"].qos
+    assert queues is not None and queues.queues is not None
+    ecn = queues.queues[3].ecn
+    assert ecn is not None and ecn.min_bytes is None and ecn.max_bytes == 1_500_000
+    (skip,) = [u for u in state.unparsed if "green_min_threshold" in u.text]
+    assert (
+        skip.source is not None
+        and skip.source.line
+        == huge.splitlines().index(
+            next(line for line in huge.splitlines() if "green_min_threshold" in line)
+        )
+        + 1
+    )
+
+
+def test_eos_threshold_too_large_for_a_float_is_not_read() -> None:
+    text = (EXAMPLES / "roce-pod/snapshots/baseline/leaf01/show_running-config.txt").read_text()
+    huge = text.replace("minimum-threshold 150 kbytes", f"minimum-threshold {10**400} kbytes", 1)
+    assert huge != text
+    state = parse_one(eos.parse, "eos", "show running-config", huge)
+    assert internal(state) == []
+
+
+@pytest.mark.parametrize(
+    ("helper", "text"),
+    [
+        (to_int, "9" * 301),
+        (junos_to_int, "9" * 301),
+        (as_int, "9" * 301),
+        (cumulus_to_int, "9" * 301),
+        (leading_int, "9" * 301 + " (5)"),
+    ],
+)
+def test_integer_helpers_refuse_numbers_past_the_limit(
+    helper: Callable[[str], int | None], text: str
+) -> None:
+    assert helper(text) is None
+    assert helper("42") == 42
