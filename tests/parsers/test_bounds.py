@@ -319,6 +319,7 @@ def test_sonic_threshold_past_the_integer_limit_is_not_read() -> None:
     ecn = queues.queues[3].ecn
     assert ecn is not None and ecn.min_bytes is None and ecn.max_bytes == 1_500_000
     (skip,) = [u for u in state.unparsed if "green_min_threshold" in u.text]
+    assert "an integer with 401 digits" in skip.reason
     assert (
         skip.source is not None
         and skip.source.line
