@@ -43,9 +43,15 @@ def _source_for(state: DeviceState, path: list[str | int]) -> Source | None:
 def check_site_rule(rule: SiteRule, state: DeviceState, data: dict[str, Any]) -> Iterator[Finding]:
     """Validate one device's JSON against the rule's schema; one finding per violation."""
     from jsonschema import Draft202012Validator  # imported only when a policy has site rules
+    from referencing.exceptions import Unresolvable
 
     validator = Draft202012Validator(rule.schema_)
-    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+    try:
+        errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    except Unresolvable as exc:  # `validate` reports these; a policy that skipped it still runs
+        yield _unresolvable(rule, state, exc)
+        return
+    for error in errors:
         path = list(error.absolute_path)
         dotted = ".".join(str(p) for p in path) or "(device)"
         obj = f"interface {path[1]}" if len(path) > 1 and path[0] == "interfaces" else dotted
@@ -60,3 +66,17 @@ def check_site_rule(rule: SiteRule, state: DeviceState, data: dict[str, Any]) ->
             message=f"{rule.message}: {dotted}: {error.message}",
             source=_source_for(state, path),
         )
+
+
+def _unresolvable(rule: SiteRule, state: DeviceState, exc: Exception) -> Finding:
+    """The finding for a site rule whose schema has a `$ref` that does not resolve."""
+    return Finding(
+        rule=rule.code,
+        name=rule.name,
+        severity=rule.severity,
+        device=state.name,
+        object="(device)",
+        path="(device)",
+        message=f"{rule.message}: the site rule cannot be applied: unresolvable $ref ({exc})",
+        source=state.src(),
+    )

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from fabriclint import __version__
+from fabriclint.loaders.bounded import InputLimitError, json_loads
 from fabriclint.models.raw import RawDevice, RawOutput
 
 DeviceStatus = Literal["ok", "unreachable", "auth-failed", "timeout", "command-failed"]
@@ -178,11 +179,13 @@ def read_manifest(root: Path) -> Manifest:
         raise SnapshotError(f"{path}: no {MANIFEST}; not a complete snapshot")
     try:
         text = path.read_text(encoding="utf-8")
-        data = json.loads(text, object_pairs_hook=_no_duplicates)
+        data = json_loads(text, object_pairs_hook=_no_duplicates)
     except UnicodeDecodeError as exc:
         raise SnapshotError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
         raise SnapshotError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from exc
+    except InputLimitError as exc:  # nested too deep, a huge integer
+        raise SnapshotError(f"{exc.where(str(path))} (invalid manifest)") from exc
     except _DuplicateKey as exc:
         line = _second_line(text, exc.key)
         raise SnapshotError(
@@ -269,7 +272,7 @@ def write_snapshot(
 
 def _created(folder: Path) -> str:
     try:
-        return str(json.loads((folder / MANIFEST).read_text(encoding="utf-8")).get("created", ""))
+        return str(json_loads((folder / MANIFEST).read_text(encoding="utf-8")).get("created", ""))
     except (OSError, ValueError, AttributeError):
         return ""
 

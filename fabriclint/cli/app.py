@@ -48,6 +48,13 @@ def _root(
     3 incomplete (a device could not be collected or parsed, or fabriclint failed internally).
     """
     set_debug(debug)
+    from fabriclint.cli.errors import fail
+    from fabriclint.loaders.bounded import LimitsConfigError, limits
+
+    try:
+        limits()  # a bad FABRICLINT_MAX_* setting is a usage error before anything is read
+    except LimitsConfigError as exc:
+        raise fail([str(exc)]) from None
 
 
 def main() -> None:

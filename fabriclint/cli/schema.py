@@ -18,7 +18,13 @@ def export(
     ),
 ) -> None:
     """Write inventory.json, intent.json, policy.json and device-state.json."""
+    from fabriclint.cli.errors import fail
     from fabriclint.schemas import export as write_all
 
-    for path in write_all(out):
+    try:
+        written = write_all(out)
+    except OSError as exc:  # a file where the folder should be, no permission, a full disk
+        where = exc.filename or out
+        raise fail([f"{where}: cannot write the schemas: {exc.strerror or exc}"]) from None
+    for path in written:
         typer.echo(f"wrote {path}")

@@ -135,14 +135,31 @@ def _policy(options: CollectOptions, overlay: Overlay | None) -> SshPolicy:
                 f"{known}: known_hosts file not found; host keys are verified by default "
                 "(pass --known-hosts FILE, or --insecure-no-host-key-check to skip verification)"
             )
+        else:
+            problems += _text_problems(known, "known_hosts file")
     if options.ssh_config is not None and not options.ssh_config.expanduser().is_file():
         problems.append(f"{options.ssh_config}: SSH config file not found")
+    elif options.ssh_config is not None:
+        problems += _text_problems(options.ssh_config.expanduser(), "SSH config file")
     if problems:
         raise CollectUsageError(problems)
     ssh_config = options.ssh_config.expanduser() if options.ssh_config else None
     return SshPolicy(
         known_hosts=known, ssh_config=ssh_config, allow_legacy=options.allow_legacy_ssh
     )
+
+
+def _text_problems(path: Path, what: str) -> list[Problem | str]:
+    """Why `path` cannot be read as UTF-8 text (the SSH libraries would raise mid-run)."""
+    try:
+        data = path.read_bytes()
+        data.decode("utf-8")
+    except OSError as exc:
+        return [f"{path}: cannot read the {what}: {exc.strerror or exc}"]
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return [f"{path}:{line}: the {what} is not UTF-8 text (byte {exc.start}: {exc.reason})"]
+    return []
 
 
 def _targets(devices: dict[str, Device], options: CollectOptions) -> tuple[list[Target], Scrubber]:

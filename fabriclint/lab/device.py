@@ -15,7 +15,7 @@ from pathlib import Path
 
 from fabriclint.commands import PLATFORMS, SESSION_COMMANDS, SUDO, key_to_command
 from fabriclint.lab.faults import Fault
-from fabriclint.snapshot import read_manifest
+from fabriclint.snapshot import SnapshotError, read_manifest
 
 # What the terminal-setup commands netmiko sends print on each kind of CLI.
 _PREP_REPLIES: dict[str, dict[str, str]] = {
@@ -116,9 +116,22 @@ def load_snapshot_devices(snapshot: Path) -> list[LabDevice]:
         outputs: dict[str, str] = {}
         for key, filename in entry.files.items():
             command = key_to_command(entry.platform, key) or key
-            outputs[command] = (snapshot / name / filename).read_text(encoding="utf-8")
+            outputs[command] = _read_text(snapshot / name / filename)
         if entry.platform == "eos" and "show running-config" in outputs:
             extras = eos_extras(name, outputs["show running-config"])
             outputs = extras | outputs
         devices.append(LabDevice(name=name, platform=entry.platform, outputs=outputs))
     return devices
+
+
+def _read_text(path: Path) -> str:
+    """A snapshot file as text; SnapshotError (file and line) when it is not UTF-8."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        message = (
+            f"{path}:{line}: not UTF-8 text (byte {exc.start}: {exc.reason}); the lab serves text"
+        )
+        raise SnapshotError(message) from None

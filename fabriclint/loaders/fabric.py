@@ -256,7 +256,36 @@ def _check_site_schemas(policy: Policy, doc: YamlDoc) -> list[Problem]:
             problems.append(
                 doc.problem(("site_rules", index, "schema", *exc.absolute_path), message)
             )
+            continue
+        for at, ref in _unresolved_refs(rule.schema_):
+            message = f"site rule {rule.code}: $ref {ref!r} does not resolve within the schema"
+            problems.append(doc.problem(("site_rules", index, "schema", *at, "$ref"), message))
     return problems
+
+
+def _unresolved_refs(schema: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """(location, ref) of each `$ref` that does not resolve inside `schema`; nothing is fetched
+    (jsonschema would raise on it while `check` applies the rule)."""
+    from referencing import Registry
+    from referencing.exceptions import Unresolvable
+    from referencing.jsonschema import DRAFT202012
+
+    resolver = Registry().with_resource("", DRAFT202012.create_resource(schema)).resolver()
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), schema)]
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                try:
+                    resolver.lookup(ref)
+                except Unresolvable:
+                    found.append((where, ref))
+            stack.extend(((*where, str(k)), v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend(((*where, i), v) for i, v in enumerate(node))
+    return sorted(found, key=str)
 
 
 def _check_options(

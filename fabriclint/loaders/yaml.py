@@ -13,9 +13,11 @@ from typing import Any, TypeVar, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
 
+from fabriclint.loaders.bounded import yaml_limit_error
 from fabriclint.loaders.fastyaml import (
     fast_loader,
     yaml_compose,
@@ -87,6 +89,22 @@ def _duplicates(node: Node | None, file: str) -> list[Problem]:
     return found
 
 
+class _Constructor(RoundTripConstructor):
+    """ruamel's round-trip constructor, but timestamps stay strings, as on the libyaml path (a
+    date field is parsed by pydantic, which reports `2026-13-45` as a located problem)."""
+
+
+_Constructor.add_constructor("tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str)
+
+
+def _ruamel() -> YAML:
+    """A round-trip (position-keeping) reader that keeps duplicate keys for us to report."""
+    yaml = YAML(typ="rt")
+    yaml.Constructor = _Constructor
+    yaml.allow_duplicate_keys = True
+    return yaml
+
+
 class YamlDoc:
     """A loaded YAML document: plain data, plus where each key and item is (built on demand)."""
 
@@ -100,8 +118,7 @@ class YamlDoc:
 
     def _positions(self) -> tuple[Positions, Positions]:
         if self._index is None:  # the fast loader kept no positions: re-read with ruamel once
-            yaml = YAML(typ="rt")
-            yaml.allow_duplicate_keys = True
+            yaml = _ruamel()
             lines: Positions = {(): (1, 1)}
             values: Positions = {}
             _plain(yaml.load(self._text), (), lines, values)
@@ -154,14 +171,17 @@ def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
                 display, line, 1, f"not UTF-8 text (byte {exc.start}): {exc.reason}", "PARSE003"
             )
         ]
+    beyond = yaml_limit_error(text)  # before anything builds a tree: depth, aliases, integers
+    if beyond is not None:
+        message = f"invalid YAML: {beyond.message}"
+        return None, [Problem(display, beyond.line, beyond.col, message, "PARSE003")]
     try:
         data = _fast_load(text)
     except Exception:  # any libyaml complaint: the ruamel path below reports it with its position
         data = None
     if data is not None:
         return YamlDoc(display, data, text), []
-    yaml = YAML(typ="rt")
-    yaml.allow_duplicate_keys = True
+    yaml = _ruamel()
     try:
         problems = _duplicates(yaml.compose(text), display)
         loaded = yaml.load(text)

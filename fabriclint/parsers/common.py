@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from fabriclint.loaders.bounded import int_too_long
+
+
+def is_digits(text: str) -> bool:
+    """Whether `text` is ASCII digits only. `str.isdigit()` alone is also true for '²', '①' and
+    Arabic-Indic digits, on which `int()` fails or which no device writes."""
+    return text.isascii() and text.isdigit()
+
 
 def to_int(token: str) -> int | None:
-    """`token` as a non-negative integer, or None."""
-    return int(token) if token.isascii() and token.isdigit() else None
+    """`token` as a non-negative integer, or None (also past FABRICLINT_MAX_INT_DIGITS)."""
+    return int(token) if is_digits(token) and int_too_long(token) is None else None
 
 
 def parse_values(tokens: list[str], names: dict[str, int] | None = None) -> list[int] | None:

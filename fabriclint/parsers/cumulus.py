@@ -20,6 +20,7 @@ from fabriclint.parsers.cumulus_legacy import read_legacy
 from fabriclint.parsers.cumulus_nclu import read_nclu
 from fabriclint.parsers.cumulus_nvue import read_nvue
 from fabriclint.parsers.cumulus_show import read_roce_show
+from fabriclint.parsers.internal import internal_error
 
 Reader = Callable[[Draft, str, str], None]
 
@@ -49,8 +50,7 @@ def parse(raw: RawDevice) -> DeviceState:
         return _parse(raw)
     except Exception as exc:  # the contract is "never raise": report instead
         state = DeviceState(name=raw.name, platform="cumulus")
-        message = f"Cumulus parser failed on this input: {type(exc).__name__}: {exc}"
-        state.problems.append(InputProblem(kind="unparseable", message=message))
+        state.problems.append(internal_error("Cumulus parser failed on this input", exc, raw))
         return state
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from fabriclint.loaders.bounded import InputLimitError, depth_message, int_too_long, limits
 from fabriclint.parsers.cumulus_tree import Item, Scalar
 
 _INT = re.compile(r"[-+]?[0-9][0-9_]*|0o[0-7]+|0x[0-9a-fA-F]+", re.ASCII)
@@ -46,7 +47,10 @@ def read_block(text: str, dups: list[tuple[str, int, int]]) -> Item | None:
         body = raw.lstrip(" ")
         if not body or body[0] == "#" or body == "\r":
             continue
-        reader.line(len(raw) - len(body), body.rstrip(), number)
+        try:
+            reader.line(len(raw) - len(body), body.rstrip(), number)
+        except InputLimitError as exc:  # raised without a line by scalar()
+            raise InputLimitError(exc.message, number) from None
     return reader.root
 
 
@@ -57,12 +61,15 @@ class _Reader:
         self.stack: list[_Frame] = []
         self.root: Item | None = None
         self.dups = dups
+        self.max_depth = limits().max_depth
 
     def line(self, indent: int, body: str, number: int) -> None:
         """One non-blank, non-comment line."""
         if body.startswith(("---", "...", "\t")):
             raise Unsupported
         stack = self.stack
+        if len(stack) >= self.max_depth:
+            raise InputLimitError(depth_message(self.max_depth))
         while stack and indent < stack[-1].indent:
             stack.pop()
         if self.root is not None and not stack:
@@ -204,6 +211,9 @@ def scalar(text: str) -> Scalar:
 
 def _number(text: str) -> Scalar:
     if _INT.fullmatch(text):
+        too_long = int_too_long(text)
+        if too_long is not None:
+            raise InputLimitError(too_long)
         if text.startswith("0o"):
             return int(text[2:], 8)
         if text.startswith("0x"):

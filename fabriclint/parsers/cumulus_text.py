@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from fabriclint.loaders.bounded import int_too_long
 from fabriclint.models.state import Trust
+from fabriclint.parsers.common import is_digits
 
 # swp1, swp1-32, swp1-swp32, swp50s0-swp50s3, swp1s0-3, eth0, bond1, peerlink.4094, lo.
 _RANGE = re.compile(
@@ -39,7 +41,7 @@ def to_int(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value if value >= 0 else None
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+    if isinstance(value, str) and is_digits(value.strip()) and int_too_long(value.strip()) is None:
         return int(value.strip())
     return None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from fabriclint.loaders.bounded import InputLimitError, Limits, depth_message, int_too_long, limits
 from fabriclint.parsers.cumulus_blockyaml import Unsupported, read_block
 from fabriclint.parsers.cumulus_tree import Item, Scalar
 
@@ -18,7 +19,6 @@ _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 _BOOL_TAG = "tag:yaml.org,2002:bool"
 _NULL_TAG = "tag:yaml.org,2002:null"
-_MAX_DEPTH = 64
 
 
 @dataclass
@@ -33,23 +33,36 @@ class Loaded:
 
 
 def load(text: str) -> Loaded:
-    """Read `text` (the fast block reader, else libyaml); never raises on malformed input."""
+    """Read `text` (the fast block reader, else libyaml); never raises on malformed input.
+
+    Input limits (see fabriclint.loaders.bounded): nesting depth, integer digits, and no alias of
+    a mapping or list (NVUE never writes one; a "billion laughs" would expand exponentially).
+    """
     out = Loaded()
     try:
         out.root = read_block(text, out.duplicates)
         return out
     except Unsupported:
         out.duplicates.clear()
+    except InputLimitError as exc:
+        out.duplicates.clear()
+        out.error = (exc.message, exc.line or 1)
+        return out
     try:
         node = _compose(text)
     except Exception as exc:  # any YAML/JSON syntax error, from either composer
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = min(mark.line + 1, len(text.splitlines()) or 1) if mark is not None else 1
         reason = getattr(exc, "problem", None) or type(exc).__name__
+        if reason == "exceeded maximum nesting depth":  # libyaml's own limit (1,000)
+            reason = depth_message(limits().max_depth)
         out.error = (f"not valid YAML/JSON: {reason}", line)
         return out
     if node is not None:
-        out.root = _convert(node, node.start_mark.line + 1, out.duplicates, 0)
+        try:
+            out.root = _convert(node, node.start_mark.line + 1, out.duplicates, 0, _Bounds())
+        except InputLimitError as exc:
+            out.error = (exc.message, exc.line or 1)
     return out
 
 
@@ -66,21 +79,48 @@ def _compose(text: str) -> Any:
     return YAML(typ="rt").compose(text)  # pragma: no cover
 
 
-def _convert(node: Any, line: int, dups: list[tuple[str, int, int]], depth: int) -> Item:
+@dataclass
+class _Bounds:
+    """Limits while converting one composed tree, and the mappings/lists already converted."""
+
+    limits: Limits = field(default_factory=limits)
+    seen: set[int] = field(default_factory=set)
+
+    def enter(self, node: Any, line: int, depth: int) -> None:
+        """Refuse a second visit of a collection node (an alias) and nesting past the limit."""
+        if id(node) in self.seen:
+            message = (
+                "a YAML alias of the mapping or list anchored here (NVUE never writes aliases)"
+            )
+            raise InputLimitError(message, line)
+        self.seen.add(id(node))
+        if depth >= self.limits.max_depth:
+            raise InputLimitError(depth_message(self.limits.max_depth), line)
+
+
+def _convert(
+    node: Any,
+    line: int,
+    dups: list[tuple[str, int, int]],
+    depth: int,
+    bounds: _Bounds | None = None,
+) -> Item:
     kind = type(node).__name__
-    if depth > _MAX_DEPTH:
-        return Item(None, line)
+    bounds = bounds or _Bounds()
     if kind == "MappingNode":
+        bounds.enter(node, line, depth)
         mapping: dict[str, Item] = {}
         for key_node, value_node in node.value:
             key = str(_scalar(key_node)) if type(key_node).__name__ == "ScalarNode" else "?"
             key_line = key_node.start_mark.line + 1
             if key in mapping:
                 dups.append((key, key_line, mapping[key].line))
-            mapping[key] = _convert(value_node, key_line, dups, depth + 1)
+            mapping[key] = _convert(value_node, key_line, dups, depth + 1, bounds)
         return Item(mapping, line)
     if kind == "SequenceNode":
-        return Item([_convert(v, v.start_mark.line + 1, dups, depth + 1) for v in node.value], line)
+        bounds.enter(node, line, depth)
+        items = [_convert(v, v.start_mark.line + 1, dups, depth + 1, bounds) for v in node.value]
+        return Item(items, line)
     return Item(_scalar(node), line)
 
 
@@ -88,6 +128,9 @@ def _scalar(node: Any) -> Scalar:
     """A scalar under YAML 1.2 core-schema rules (`on`/`off` stay strings)."""
     text: str = node.value
     tag = getattr(node.tag, "value", node.tag)  # ruamel wraps tags in a Tag object
+    too_long = int_too_long(text) if tag == _INT_TAG else None
+    if too_long is not None:
+        raise InputLimitError(too_long, node.start_mark.line + 1)
     try:
         if tag == _INT_TAG:
             return _int(text)

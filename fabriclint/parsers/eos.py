@@ -18,6 +18,7 @@ from fabriclint.parsers.eos_draft import Draft
 from fabriclint.parsers.eos_global import Block, top_line
 from fabriclint.parsers.eos_scope import Sub, report_qos_words
 from fabriclint.parsers.eos_show import parse_show_interfaces
+from fabriclint.parsers.internal import internal_error
 
 # An EOS running-config (or a fragment of one) has at least one top-level line starting with one of
 # these words; random text, a README or another vendor's JSON/YAML has none.
@@ -38,8 +39,7 @@ def parse(raw: RawDevice) -> DeviceState:
         return _parse(raw)
     except Exception as exc:  # the contract is "never raise": report instead
         state = DeviceState(name=raw.name, platform="eos")
-        message = f"EOS parser failed on this input: {type(exc).__name__}: {exc}"
-        state.problems.append(InputProblem(kind="unparseable", message=message))
+        state.problems.append(internal_error("EOS parser failed on this input", exc, raw))
         return state
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from fabriclint.parsers.common import to_int
@@ -31,6 +32,7 @@ TIME_UNITS: dict[str, float] = {
 
 # Every unit EOS accepts for random-detect thresholds; segments are buffer cells whose size
 # depends on the ASIC, so they are kept as written.
+_MAX_BYTES = 1e100  # past this a size is no setting (and 1e400 is inf, which int() refuses)
 THRESHOLD_UNITS = frozenset({*SIZE_UNITS, *TIME_UNITS, "segments"})
 
 _SPEED = re.compile(r"(\d+(?:\.\d+)?)([gm])", re.ASCII)
@@ -65,7 +67,7 @@ def threshold_bytes(value: str, unit: str) -> int | None:
     factor = SIZE_UNITS.get(unit)
     if factor is None or _NUMBER.fullmatch(value) is None:
         return None
-    return round(float(value) * factor)
+    return _rounded(float(value) * factor)
 
 
 def time_bytes(raw: str | None, speed: int | None) -> int | None:
@@ -77,7 +79,12 @@ def time_bytes(raw: str | None, speed: int | None) -> int | None:
     if micros is None or _NUMBER.fullmatch(value) is None:
         return None
     # Mb/s x us = bits; / 8 = bytes.
-    return round(float(value) * micros * speed / 8)
+    return _rounded(float(value) * micros * speed / 8)
+
+
+def _rounded(number: float) -> int | None:
+    """`number` as an int; None when it is too large to be one ('1' and 400 zeros: inf)."""
+    return round(number) if math.isfinite(number) and number < _MAX_BYTES else None
 
 
 def is_time_unit(raw: str | None) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fabriclint.models.common import source_at
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
+from fabriclint.parsers.internal import internal_error
 from fabriclint.parsers.junos_build import build_state
 from fabriclint.parsers.junos_collect import collect
 from fabriclint.parsers.junos_draft import Draft
@@ -25,8 +26,7 @@ def parse(raw: RawDevice) -> DeviceState:
         return _parse(raw)
     except Exception as exc:  # the contract is "never raise": report instead
         state = DeviceState(name=raw.name, platform="junos")
-        message = f"Junos parser failed on this input: {type(exc).__name__}: {exc}"
-        state.problems.append(InputProblem(kind="unparseable", message=message))
+        state.problems.append(internal_error("Junos parser failed on this input", exc, raw))
         return state
 
 

@@ -6,6 +6,7 @@ from fnmatch import fnmatchcase
 
 from fabriclint.models.common import Source
 from fabriclint.models.state import DeviceState, Interface, Unparsed
+from fabriclint.parsers.common import is_digits
 from fabriclint.parsers.junos_draft import ALL_INTERFACES, CosPort, Draft, Port, Unit
 from fabriclint.parsers.junos_qos import QosBuilder
 from fabriclint.parsers.junos_values import (
@@ -147,7 +148,7 @@ def _main_unit(port: Port) -> Unit | None:
     """Unit 0, else the lowest-numbered unit that routes IPv4."""
     if "0" in port.units:
         return port.units["0"]
-    routed = [(int(n), u) for n, u in port.units.items() if n.isdigit() and u.inet is not None]
+    routed = [(int(n), u) for n, u in port.units.items() if is_digits(n) and u.inet is not None]
     return min(routed, key=lambda pair: pair[0])[1] if routed else None
 
 

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
+from fabriclint.loaders.bounded import depth_message, limits
+
 # Top-level sections whose statements are kept (all of them, or only those whose second word is
 # listed); everything else is only syntax-checked.
 RELEVANT: dict[str, frozenset[str] | None] = {
@@ -33,6 +35,7 @@ _MARKERS = ("inactive:", "protect:", "replace:")
 
 _TOKEN = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|(/\*.*?\*/)|(#.*)|([{};])|([^\s{};"]+))', re.DOTALL)
 _MAX_HELD = 50  # lines a quoted string or /* annotation */ may span
+_PATH_WORDS = 4  # words a block header may add to the path, on average, per level of nesting
 _BANNER = re.compile(r"\{[\w:.-]*\}")  # {master:0}, {primary}: routing-engine banner lines
 _PROMPT = re.compile(r"[\w.-]+@[\w.-]+[>#%]")  # user@host> show configuration
 
@@ -137,6 +140,13 @@ class _Braces:
     stack: list[_Block] = field(default_factory=list)
     skipping: int = 0
     """Depth inside a top-level section that is only syntax-checked."""
+    max_depth: int = field(default_factory=lambda: limits().max_depth)
+
+    def opened(self) -> str | None:
+        """The error when one more open block nests past the limit (blocks read or skipped)."""
+        if len(self.stack) + self.skipping >= self.max_depth:
+            return depth_message(self.max_depth)
+        return None
 
 
 _SYNTAX = "not Junos configuration syntax: a statement must end with ';', '{' or '}'"
@@ -184,8 +194,7 @@ def _simple_line(state: _Braces, body: str, number: int) -> str | None:
             return _close(state)
         return None if _skippable(body) else _SYNTAX
     if state.skipping:
-        state.skipping += last == "{"
-        return None
+        return _skip(state, last == "{")
     words = head.split()
     if "[" in head:
         words = [w for w in words if w not in ("[", "]")]
@@ -202,9 +211,18 @@ def _parts_line(state: _Braces, parts: list[str], number: int) -> str | None:
     if end not in ("{", ";") or any(p in ("{", "}", ";") for p in parts[:-1]):
         return _SYNTAX
     if state.skipping:
-        state.skipping += end == "{"
-        return None
+        return _skip(state, end == "{")
     return _statement(state, list(_words(parts[:-1])), end == "{", number)
+
+
+def _skip(state: _Braces, opens: bool) -> str | None:
+    """A statement inside (or opening) a section that is only syntax-checked."""
+    if opens:
+        error = state.opened()
+        if error is not None:
+            return error
+        state.skipping += 1
+    return None
 
 
 def _close(state: _Braces) -> str | None:
@@ -225,9 +243,12 @@ def _statement(state: _Braces, words: list[str], opens: bool, number: int) -> st
         return "a statement without words"
     parent = state.stack[-1] if state.stack else None
     if not _kept(parent, words[0]):
-        state.skipping += opens
-        return None
+        return _skip(state, opens)
     path = parent.path + tuple(words) if parent is not None else tuple(words)
+    if opens:
+        error = state.opened() or _too_long(path, state.max_depth)
+        if error is not None:
+            return error
     inactive = marker == "inactive:" or (parent is not None and parent.inactive)
     if parent is None or not parent.inactive:
         state.reading.statements.append(Stmt(path, number, opens, inactive))
@@ -235,6 +256,14 @@ def _statement(state: _Braces, words: list[str], opens: bool, number: int) -> st
         only = RELEVANT.get(words[0]) if parent is None else None
         state.stack.append(_Block(path, inactive, only))
     return None
+
+
+def _too_long(path: tuple[str, ...], max_depth: int) -> str | None:
+    """Every statement holds its whole path: bounding it keeps memory linear in the input."""
+    allowed = _PATH_WORDS * max_depth
+    if len(path) <= allowed:
+        return None
+    return f"a block path of {len(path)} words (the limit is {allowed}: {_PATH_WORDS} x FABRICLINT_MAX_DEPTH)"
 
 
 def _kept(parent: _Block | None, word: str) -> bool:

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 
+from fabriclint.loaders.bounded import int_too_long
+from fabriclint.parsers.common import is_digits
+
 # Standard DSCP aliases Junos accepts in classifiers (`show class-of-service code-point-aliases
 # dscp`): be, efN, afXY, csN, nc1 (= cs6) and nc2 (= cs7).
 DSCP_ALIASES: dict[str, int] = {
@@ -87,7 +90,7 @@ _SPEED = re.compile(r"(\d+(?:\.\d+)?)([gm])", re.ASCII)
 
 def to_int(token: str) -> int | None:
     """`token` as a non-negative integer, or None."""
-    return int(token) if token.isascii() and token.isdigit() else None
+    return int(token) if is_digits(token) and int_too_long(token) is None else None
 
 
 def to_float(token: str) -> float | None:

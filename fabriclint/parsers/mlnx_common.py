@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from fabriclint.loaders.bounded import int_too_long
 from fabriclint.models.common import Source, source_at
 from fabriclint.models.state import InputProblem, Unparsed
 
@@ -91,8 +92,8 @@ def key_value(line: str) -> tuple[str, str] | None:
 
 def leading_int(value: str) -> int | None:
     """The integer a value starts with ('4096 (5)' -> 4096); None when there is none."""
-    match = re.match(r"\s*(-?\d+)", value)
-    return int(match.group(1)) if match else None
+    match = re.match(r"\s*(-?[0-9]+)", value)
+    return int(match.group(1)) if match and int_too_long(match.group(1)) is None else None
 
 
 def strip_code(value: str) -> str:

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from fabriclint.models.common import Located, Source
 from fabriclint.models.ib import InfinibandState
 from fabriclint.models.raw import RawDevice
-from fabriclint.models.state import DeviceState, InputProblem, Interface, QosConfig, RdmaPort
+from fabriclint.models.state import DeviceState, Interface, QosConfig, RdmaPort
+from fabriclint.parsers.internal import internal_error
 from fabriclint.parsers.mlnx_common import At, Log, Text, leading_int, strip_code
 from fabriclint.parsers.mlnx_ib import (
     Sourced,
@@ -123,9 +124,7 @@ def parse(raw: RawDevice) -> DeviceState:
     try:
         _build(raw, state)
     except Exception as exc:  # a parser bug must not take the whole run down
-        state.problems.append(
-            InputProblem(kind="unparseable", message=f"mlnx-host parser error: {exc!r}")
-        )
+        state.problems.append(internal_error("mlnx-host parser error", exc, raw))
     return state
 
 
@@ -147,6 +146,7 @@ def _build(raw: RawDevice, state: DeviceState) -> None:
         log.missing(IP_LINK, "required output is missing")
     for netdev in sorted(set(parsed.links) | set(inputs.qos) | set(inputs.ecn)):
         _add_netdev(state, netdev, inputs, parsed, log)
+    _check_devinfo_complete(inputs, parsed, log)
     _add_unmapped_ports(state, inputs, parsed)
     _add_ib_addressing(state, inputs, parsed)
     _add_roce_tos(state, inputs, parsed, log)
@@ -220,11 +220,36 @@ def _add_unmapped_ports(state: DeviceState, inputs: _Inputs, parsed: _Parsed) ->
         stat = parsed.ibstat.get(hca)
         if stat is not None:
             apply_ibstat(port, stat)
-        block = parsed.hcas.get(hca) or (stat[0] if stat else None)
-        text = inputs.devinfo if hca in parsed.hcas else (stat[1] if stat else None)
-        if block is not None and text is not None:
-            port.mark("", text.src(block.ports[number].line))
+        source = _port_source(hca, number, inputs, parsed)
+        if source is not None:
+            port.mark("", source)
         state.rdma[port.netdev] = port
+
+
+def _port_source(hca: str, number: int, inputs: _Inputs, parsed: _Parsed) -> Source | None:
+    """Where HCA port `number` is shown: its `ibv_devinfo -v` block, else its `ibstat` block."""
+    block, devinfo = parsed.hcas.get(hca), inputs.devinfo
+    if block is not None and devinfo is not None and number in block.ports:
+        return devinfo.src(block.ports[number].line)
+    stat = parsed.ibstat.get(hca)
+    if stat is not None and number in stat[0].ports:
+        return stat[1].src(stat[0].ports[number].line)
+    return None
+
+
+def _check_devinfo_complete(inputs: _Inputs, parsed: _Parsed, log: Log) -> None:
+    """The last HCA block of `ibv_devinfo -v` lacking a port that ibstat shows means a cut-off
+    output (a timeout, a full disk): an input problem at its last line, not a guess. (An HCA
+    ibstat alone shows is no sign of it: ibstat may come from elsewhere, and adds such HCAs.)"""
+    devinfo = inputs.devinfo
+    if devinfo is None or not parsed.hcas:
+        return
+    last = max(parsed.hcas.values(), key=lambda hca: hca.line)
+    stat = parsed.ibstat.get(last.name)
+    missing = sorted(set(stat[0].ports) - set(last.ports)) if stat is not None else []
+    if missing:
+        message = f"{last.name} has no port {missing[0]} although ibstat shows it: the output looks cut off"
+        log.unparseable(devinfo, message, len(devinfo.lines) or None)
 
 
 def _add_ib_addressing(state: DeviceState, inputs: _Inputs, parsed: _Parsed) -> None:

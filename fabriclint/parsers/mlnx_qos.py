@@ -36,6 +36,7 @@ from fabriclint.models.state import (
     SchedulerMode,
     Trust,
 )
+from fabriclint.parsers.common import is_digits
 from fabriclint.parsers.mlnx_common import At, Log, Text
 
 _TRUST = {"dscp": Trust.DSCP, "pcp": Trust.PCP, "none": Trust.NONE, "both": Trust.BOTH}
@@ -119,7 +120,7 @@ class _Reader:
         table = self.dscp if self.dscp is not None else {}
         self.dscp = table
         for item in match.group(2).split(","):
-            if item.strip().isdigit():
+            if is_digits(item.strip()):
                 self.add_dscp(table, int(item), prio, num)
 
     def add_dscp(self, table: dict[int, At[int]], dscp: int, prio: int, num: int) -> None:
@@ -139,7 +140,7 @@ class _Reader:
     def buffer_size(self, match: re.Match[str], num: int) -> None:
         sizes = []
         for item in match.group(1).split(","):
-            if not item.strip().isdigit():
+            if not is_digits(item.strip()):
                 break
             sizes.append(int(item))
         self.buffer_sizes = At(sizes, num)

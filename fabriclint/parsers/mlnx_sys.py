@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from fabriclint.parsers.common import is_digits
 from fabriclint.parsers.mlnx_common import At, Log, Text, key_value
 
 _LINK_HEADER = re.compile(r"^\d+:\s+([^\s:@]+)(?:@[^\s:]*)?:\s+<([^>]*)>(.*)$")
@@ -145,7 +146,7 @@ def _ecn_attr(ecn: Ecn, match: re.Match[str], num: int, text: Text, log: Log) ->
     parts = [p for p in match.group("attr").split("/") if p != "params"]
     number = int(value) if re.fullmatch(r"-?\d+", value) else None
     if proto in ("roce_np", "roce_rp") and len(parts) == 2 and parts[0] == "enable":
-        if parts[1].isdigit() and number in (0, 1):
+        if is_digits(parts[1]) and number in (0, 1):
             target = ecn.np if proto == "roce_np" else ecn.rp
             target[int(parts[1])] = At(number == 1, num)
             return

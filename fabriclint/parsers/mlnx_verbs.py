@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from fabriclint.parsers.common import is_digits
 from fabriclint.parsers.mlnx_common import At, Log, Text, key_value, leading_int
 
 _PCI_PREFIX = re.compile(r"^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.\d+\s+(\S+)")
@@ -111,7 +112,7 @@ def parse_devinfo(text: Text, log: Log) -> dict[str, Hca]:
             hcas[value] = hca
         elif hca is None:
             continue
-        elif key == "port" and value.isdigit():
+        elif key == "port" and is_digits(value):
             port = DevPort(number=int(value), line=num)
             hca.ports[port.number] = port
         else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fabriclint.models.common import source_at
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
+from fabriclint.parsers.internal import internal_error
 from fabriclint.parsers.nxos_build import build_state
 from fabriclint.parsers.nxos_draft import Draft
 from fabriclint.parsers.nxos_global import top_line
@@ -26,8 +27,7 @@ def parse(raw: RawDevice) -> DeviceState:
         return _parse(raw)
     except Exception as exc:  # the contract is "never raise": report instead
         state = DeviceState(name=raw.name, platform="nxos")
-        message = f"NX-OS parser failed on this input: {type(exc).__name__}: {exc}"
-        state.problems.append(InputProblem(kind="unparseable", message=message))
+        state.problems.append(internal_error("NX-OS parser failed on this input", exc, raw))
         return state
 
 

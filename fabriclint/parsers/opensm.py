@@ -20,6 +20,7 @@ import re
 from fabriclint.models.ib import InfinibandState, PartitionIssue, SmInfo
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import Definition, DeviceState, InputProblem, Reference
+from fabriclint.parsers.internal import internal_error
 from fabriclint.parsers.mlnx_common import Log, Text
 from fabriclint.parsers.opensm_conf import parse_conf
 from fabriclint.parsers.opensm_partitions import parse_partitions
@@ -46,8 +47,7 @@ def parse(raw: RawDevice) -> DeviceState:
     try:
         _build(raw, state)
     except Exception as exc:  # a parser bug must not take the whole run down
-        message = f"opensm parser error: {exc!r}"
-        state.problems.append(InputProblem(kind="unparseable", message=message))
+        state.problems.append(internal_error("opensm parser error", exc, raw))
     return state
 
 

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from fabriclint.models.ib import McGroup, Membership, Partition, PartitionIssue, PartitionMember
+from fabriclint.parsers.common import is_digits
 from fabriclint.parsers.mlnx_common import Text
 from fabriclint.parsers.opensm_values import strtoul
 
@@ -110,7 +111,7 @@ class PartitionsParser:
                 self.issue("empty partition flag (stray comma); OpenSM ignores it", "warning")
                 continue
             self._partition_flag(word, value)
-        if pkey_text is None and name[:1].isdigit():
+        if pkey_text is None and is_digits(name[:1]):
             name, pkey_text = "", name
         if pkey_text is None and re.search(r"\s(?:0[xX][0-9a-fA-F]+|\d+)$", name):
             self.issue(
@@ -152,7 +153,7 @@ class PartitionsParser:
         part.ipoib = part.ipoib or opened.ipoib
         for key, value in opened.flags.items():
             target = key.lower() if key in ("mtu", "rate", "sl") else None
-            if target is not None and value.isdigit():
+            if target is not None and is_digits(value):
                 setattr(part, target, int(value))
                 part.mark(target, self.text.src(self.num))
             else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from fabriclint.models.common import source_at
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
+from fabriclint.parsers.internal import internal_error
 from fabriclint.parsers.sonic_build import build_state
 from fabriclint.parsers.sonic_draft import Draft
 from fabriclint.parsers.sonic_json import Duplicate, JObj, JsonError, load
@@ -47,8 +48,7 @@ def parse(raw: RawDevice) -> DeviceState:
         return _parse(raw)
     except Exception as exc:  # the contract is "never raise": report instead
         state = DeviceState(name=raw.name, platform="sonic")
-        message = f"SONiC parser failed on this input: {type(exc).__name__}: {exc}"
-        state.problems.append(InputProblem(kind="unparseable", message=message))
+        state.problems.append(internal_error("SONiC parser failed on this input", exc, raw))
         return state
 
 

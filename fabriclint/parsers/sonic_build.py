@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from fabriclint.models.state import DeviceState, Interface, QosConfig, QueueConfig, Unparsed
+from fabriclint.parsers.common import is_digits
 from fabriclint.parsers.sonic_buffer import Buffers, read_buffers
 from fabriclint.parsers.sonic_draft import Draft
 from fabriclint.parsers.sonic_maps import read_maps
@@ -28,7 +29,7 @@ from fabriclint.parsers.sonic_tables import Entry, Tables, as_int, port_key
 # one VLAN tag) when it programs the port's frame size (SAI_PORT_ATTR_MTU).
 DEFAULT_MTU = 9100
 FACT_FIELDS = ("hostname", "hwsku", "platform", "type", "buffer_model", "mac")
-_DIGITS = re.compile(r"(\d+)")
+_DIGITS = re.compile(r"(\d+)", re.ASCII)
 
 
 @dataclass(slots=True)
@@ -100,7 +101,7 @@ def _port_entries(draft: Draft, tables: Tables) -> dict[str, Entry]:
 
 
 def _natural(name: str) -> list[object]:
-    return [int(t) if t.isdigit() else t for t in _DIGITS.split(name)]
+    return [int(t) if is_digits(t) else t for t in _DIGITS.split(name)]
 
 
 def _ports(tables: Tables, entries: dict[str, Entry]) -> list[tuple[str, int]]:

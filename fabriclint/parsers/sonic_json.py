@@ -15,6 +15,14 @@ from dataclasses import dataclass, field
 from itertools import compress, repeat
 from typing import Any
 
+from fabriclint.loaders.bounded import (
+    InputLimitError,
+    depth_message,
+    json_limit_error,
+    json_loads,
+    limits,
+)
+
 # One JSON string, optionally followed by the colon that makes it a key (unrolled-loop form:
 # much faster than an alternation on a 100 KB config_db).
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?')
@@ -70,19 +78,31 @@ class JsonError(ValueError):
         self.line = line
 
 
+class _TooDeep(Exception):
+    """The decoded document nests deeper than the limit (located afterwards, from the text)."""
+
+
 @dataclass(slots=True)
 class _Walk:
     lines: list[int]
+    max_depth: int
     at: int = 0
+    depth: int = 0
     duplicates: list[Duplicate] = field(default_factory=list)
 
     def value(self, value: Any, path: str) -> Any:
         kind = type(value)
+        if kind is not Pairs and kind is not list:
+            return value
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise _TooDeep
         if kind is Pairs:
-            return self.obj(value, path)
-        if kind is list:
-            return [self.value(item, f"{path}[{n}]") for n, item in enumerate(value)]
-        return value
+            out: Any = self.obj(value, path)
+        else:
+            out = [self.value(item, f"{path}[{n}]") for n, item in enumerate(value)]
+        self.depth -= 1
+        return out
 
     def obj(self, pairs: Pairs, path: str) -> JObj:
         out = JObj(pairs)
@@ -136,19 +156,25 @@ def _remember(out: JObj, key: str, before: tuple[Any, int], now: tuple[Any, int]
 
 
 def load(text: str) -> tuple[Any, list[Duplicate]]:
-    """Decode `text`: objects become JObj (values with their key lines), arrays lists."""
+    """Decode `text`: objects become JObj (values with their key lines), arrays lists.
+    Past the input limits (nesting depth, integer digits) it raises a located JsonError."""
+    bounds = limits()
     try:
-        raw = json.loads(text, object_pairs_hook=Pairs)
+        raw = json_loads(text, depth=False, object_pairs_hook=Pairs)
     except json.JSONDecodeError as exc:
         raise JsonError(exc.msg, exc.lineno) from exc
-    except RecursionError as exc:
-        raise JsonError("nested too deeply", None) from exc
+    except InputLimitError as exc:
+        raise JsonError(exc.message, exc.line or None) from exc
     lines = key_lines(text)
-    walk = _Walk(lines)
-    decoded = walk.value(raw, "")
-    if walk.at != len(lines):  # the fast scan miscounted: tokenize every string instead
-        walk = _Walk(_key_lines_slow(text))
+    try:
+        walk = _Walk(lines, bounds.max_depth)
         decoded = walk.value(raw, "")
+        if walk.at != len(lines):  # the fast scan miscounted: tokenize every string instead
+            walk = _Walk(_key_lines_slow(text), bounds.max_depth)
+            decoded = walk.value(raw, "")
+    except _TooDeep:
+        found = json_limit_error(text, bounds)
+        raise JsonError(depth_message(bounds.max_depth), found.line if found else None) from None
     return decoded, walk.duplicates
 
 

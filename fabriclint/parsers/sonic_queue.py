@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from fabriclint.loaders.bounded import int_too_long
 from fabriclint.models.common import Source
 from fabriclint.models.state import EcnConfig, QueueConfig, SchedulerMode
 from fabriclint.parsers.sonic_draft import REASONS, Draft
@@ -164,7 +165,8 @@ def _bytes(
         return None
     number = as_int(found[0])
     if number is None:
-        draft.skip(f'"{name}": "{found[0]}"', f"{entry.name}: thresholds are bytes", found[1])
+        why = int_too_long(found[0].strip()) or "thresholds are bytes"
+        draft.skip(f'"{name}": "{found[0]}"', f"{entry.name}: {why}", found[1])
         return None
     sources[key] = draft.at(found[1])
     return number

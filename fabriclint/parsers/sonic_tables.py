@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from fabriclint.loaders.bounded import int_too_long
 from fabriclint.parsers.sonic_json import JObj, jobj
 
 _TABLE_NAME = re.compile(r"[A-Z][A-Z0-9_]*\Z")
@@ -188,7 +189,10 @@ def port_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
 
 
 def as_int(text: str) -> int | None:
-    """A base-10 integer as SONiC writes it ('26', ' 3 '); None otherwise."""
+    """A base-10 integer as SONiC writes it ('26', ' 3 '); None otherwise (also past
+    FABRICLINT_MAX_INT_DIGITS: a threshold of 10**400 bytes is no setting)."""
+    if int_too_long(text.strip()) is not None:
+        return None
     if text.isdigit() and text.isascii():
         return int(text)
     text = text.strip()

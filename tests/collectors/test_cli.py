@@ -58,6 +58,28 @@ def test_usage_errors_exit_2_before_connecting(tmp_path: Path) -> None:
     assert not (tmp_path / "s").exists()
 
 
+def test_known_hosts_and_ssh_config_must_be_utf8_text(tmp_path: Path) -> None:
+    names = ("FABRICLINT_PASSWORD", "FABRICLINT_USER", "FABRICLINT_HOST_USER")
+    runner = CliRunner(env=dict.fromkeys(names, "x"))
+    bad = tmp_path / "known_hosts"
+    bad.write_bytes(b"leaf01 ssh-ed25519 AAAA\n# caf\xe9\n")
+    config = tmp_path / "ssh_config"
+    config.write_bytes(b"Host *\n  User r\xf6ot\n")
+    cases = [
+        (["--known-hosts", str(bad)], f"{bad}:2: the known_hosts file is not UTF-8 text (byte 29"),
+        (
+            ["--ssh-config", str(config), "--insecure-no-host-key-check"],
+            f"{config}:2: the SSH config file is not UTF-8 text",
+        ),
+    ]
+    for extra, message in cases:
+        args = ["collect", str(ROCE_POD), "--out", str(tmp_path / "s"), "--limit", "leaf01"]
+        result = runner.invoke(cli_app(), [*args, "--timeout", "1", *extra])
+        assert result.exit_code == 2, (extra, result.stderr)
+        assert message in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "s").exists()
+
+
 def test_clean_collection_exits_0_with_log_lines(tmp_path: Path) -> None:
     fabric = copy_fabric(tmp_path, "baseline")
     with lab_for(fabric / "snapshots" / "baseline") as lab:

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from fabriclint.lab.device import LabDevice, eos_extras, load_snapshot_devices
 from fabriclint.lab.faults import Fault, FaultError, parse_faults
 from fabriclint.lab.server import Lab
+from fabriclint.snapshot import write_snapshot
 from tests.collectors.labkit import ROCE_POD, ROOT, cli_app
 
 BASELINE = ROCE_POD / "snapshots" / "baseline"
@@ -105,6 +106,16 @@ def test_lab_serve_rejects_bad_input(tmp_path: Path) -> None:
         cli_app(), ["lab", "serve", str(ROCE_POD), "-s", "baseline", "--fault", "x=hang"]
     )
     assert result.exit_code == 2 and "no device matches" in result.stderr
+
+
+def test_lab_serve_names_a_file_that_is_not_utf8(tmp_path: Path) -> None:
+    snap = tmp_path / "fabric" / "snapshots" / "s1"
+    write_snapshot(snap, {"leaf01": ("eos", {"show running-config": "hostname leaf01\n"})})
+    (snap / "leaf01" / "show_running-config.txt").write_bytes(b"hostname leaf01\n! caf\xe9\n")
+    result = CliRunner().invoke(cli_app(), ["lab", "serve", str(tmp_path / "fabric"), "-s", "s1"])
+    assert result.exit_code == 2, result.stderr
+    assert "show_running-config.txt:2: not UTF-8 text (byte 21" in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
 def test_many_devices_one_port_each() -> None:
