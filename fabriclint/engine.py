@@ -553,6 +553,7 @@ def run_check(opts: CheckOptions) -> CheckResult:
         link_causes(findings)
     except Exception as exc:  # grouping is a view: the findings stand without it
         failures.append(Failure.of("root-cause grouping", exc))
+    _add_fixes(findings, ctx, failures)
     report = with_failures(build_report(fabric, snap, ctx, findings), failures)
     fail_on: Severity = opts.fail_on or fabric.policy.fail_on or "error"
     return CheckResult(
@@ -562,6 +563,19 @@ def run_check(opts: CheckOptions) -> CheckResult:
         fail_on=fail_on,
         failures=failures,
     )
+
+
+def _add_fixes(findings: list[Finding], ctx: Context, failures: list[Failure]) -> None:
+    """Fix-it hints in the vendor's syntax (fixes.py); a failure leaves the findings without."""
+    from fabriclint.fixes import hint
+
+    for finding in findings:
+        device = finding.device
+        try:
+            finding.fix = hint(finding, ctx.states.get(device or ""), ctx.profile(device or ""))
+        except Exception as exc:
+            failures.append(Failure.of(f"fix hint for {finding.rule}", exc, device))
+            return
 
 
 def _selects(selection: Selection, prefix: str) -> bool:

@@ -42,6 +42,8 @@ class Finding(BaseModel):
     """sha256 of rule + device + path; stable when lines move."""
     suppressed: str | None = None
     """Reason, when suppressed."""
+    fix: str | None = None
+    """What to configure, in the vendor's syntax where fabriclint knows it (never applied)."""
     cause: str = ""
     """Fingerprint of the finding that explains this one (the root cause of its group); its own
     fingerprint when it is a cause itself."""

@@ -63,6 +63,9 @@ def _row(finding: Finding, folded: list[Finding] | None = None) -> str:
         )
         more = f" and {len(folded) - 5} more" if len(folded) > 5 else ""
         message += f"<br>*+{len(folded)} consequence(s): {escape(names)}{more}*"
+    if finding.fix:
+        fix = "<br>".join(code(line) for line in finding.fix.splitlines())
+        message += f"<br>fix: {fix}"
     cells = [rule, escape(finding.object), message, _location(finding)]
     return "| " + " | ".join(cells) + " |"
 

@@ -136,6 +136,7 @@ def _result(finding: Finding, index: int, anchor: str | None, cause: Finding | N
             "expected": finding.expected,
             "actual": finding.actual,
             "cause": finding.cause,
+            "fix": finding.fix,
         },
     }
     related = _related(finding, cause, anchor)

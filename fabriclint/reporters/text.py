@@ -56,6 +56,11 @@ def _line(finding: Finding, consequences: list[Finding]) -> Text:
         text.append(f"\n{'':20}at {finding.source}", style="dim")
     if finding.suppressed is not None:
         text.append(f"  [suppressed: {finding.suppressed}]", style="dim")
+    if finding.fix and finding.suppressed is None:
+        lines = finding.fix.splitlines()
+        text.append(f"\n{'':20}fix: {lines[0]}", style="green")
+        for line in lines[1:]:
+            text.append(f"\n{'':25}{line}", style="green")
     if consequences:
         names = _consequence_names(consequences, finding.device)
         text.append(f"\n{'':20}+{len(consequences)} consequence(s): {names}", style="dim")

@@ -18,7 +18,7 @@ runner = CliRunner()
 
 FINDING_KEYS = {
     "rule", "name", "severity", "device", "object", "path", "expected", "actual",
-    "message", "source", "fingerprint", "suppressed", "cause",
+    "message", "source", "fingerprint", "suppressed", "cause", "fix",
 }  # fmt: skip
 
 

@@ -1,0 +1,284 @@
+"""Fix-it hints: what to configure for a finding, in the vendor's own syntax where it is known.
+
+A hint is written from the finding's setting (its model path), the intended values (the
+device's intent profile) and the object the finding names (port, queue, QoS profile). It says
+*what* to set, as a reviewer would type it; it is never applied. Where fabriclint does not know
+the platform's syntax for a setting, the finding has no hint rather than a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from fabriclint.causes import family
+from fabriclint.models.finding import Finding
+from fabriclint.models.intent import Profile
+from fabriclint.models.state import DeviceState
+
+
+@dataclass(frozen=True)
+class Want:
+    """What the finding's setting should be, and where it lives."""
+
+    port: str | None
+    queue: int | None
+    profile: str | None
+    """The QoS profile/policy block the finding names (EOS `qos profile ROCE`)."""
+    intent: Profile
+    expected: object
+    path: str = ""
+
+
+_PORT = re.compile(r"^(?:interfaces|rdma)\.(?P<port>[^.*][^.]*)\.")
+_QUEUE = re.compile(r"\bqueues\.(?P<q>\d+)\.|\bpriority_queue\.(?P<p>\d+)\.")
+
+
+def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
+    port = _PORT.match(finding.path)
+    queue = _QUEUE.search(finding.path)
+    number = int(queue["q"] or queue["p"]) if queue else None
+    if number is None and "roce_queue" in finding.path and intent.roce is not None:
+        number = intent.roce.priority  # identity TC -> queue on the platforms hinted below
+    if finding.object.startswith("qos-profile "):
+        profile: str | None = finding.object.removeprefix("qos-profile ")
+    else:  # the profile the device's ports apply (the most common one)
+        applied = Counter(p for iface in state.interfaces.values() for p in iface.profiles)
+        profile = applied.most_common(1)[0][0] if applied else None
+    name = port["port"] if port else None
+    return Want(name, number, profile, intent, finding.expected, finding.path)
+
+
+def _lossless(want: Want) -> list[int]:
+    pfc = want.intent.pfc
+    return list(pfc.priorities) if pfc else []
+
+
+def _ecn(want: Want) -> tuple[int, int] | None:
+    ecn = want.intent.ecn
+    return (ecn.min_bytes, ecn.max_bytes) if ecn else None
+
+
+def _mtu(want: Want, host: bool) -> int | None:
+    if "active_mtu" in want.path:  # RoCE MTU follows the netdev MTU: set that one
+        host = True
+    elif isinstance(want.expected, int):
+        return want.expected
+    mtu = want.intent.mtu
+    if mtu is None:
+        return None
+    return mtu.host if host else mtu.switch_port
+
+
+def _eos_block(want: Want) -> str:
+    return f"qos profile {want.profile}" if want.profile else "qos profile <the port's profile>"
+
+
+def _eos_classification(want: Want) -> str | None:
+    roce = want.intent.roce
+    return f"qos map dscp {roce.dscp[0]} to traffic-class {roce.priority}" if roce else None
+
+
+def _eos_pfc(want: Want) -> str | None:
+    if not _lossless(want):
+        return None
+    lines = [f"   priority-flow-control priority {p} no-drop" for p in _lossless(want)]
+    return "\n".join([_eos_block(want), "   priority-flow-control on", *lines])
+
+
+def _eos_ecn(want: Want) -> str | None:
+    pair = _ecn(want)
+    if pair is None or want.queue is None:
+        return None
+    return (
+        f"{_eos_block(want)}\n   tx-queue {want.queue}\n      no random-detect drop\n"
+        f"      random-detect ecn minimum-threshold {pair[0]} bytes maximum-threshold "
+        f"{pair[1]} bytes"
+    )
+
+
+def _eos_scheduler(want: Want) -> str | None:
+    if want.queue is None:
+        return None
+    return f"{_eos_block(want)}\n   tx-queue {want.queue}\n      priority strict"
+
+
+def _port_block(keyword: str, text: str, host: bool = False) -> Callable[[Want], str | None]:
+    """`interface PORT` + one statement (`{mtu}` is the intended MTU)."""
+
+    def write(want: Want) -> str | None:
+        mtu = _mtu(want, host)
+        if want.port is None or ("{mtu}" in text and mtu is None):
+            return None
+        return f"{keyword} {want.port}\n   {text.format(mtu=mtu)}"
+
+    return write
+
+
+_EOS: dict[str, Callable[[Want], str | None]] = {
+    "classification": _eos_classification,
+    "pfc": _eos_pfc,
+    "watchdog": lambda want: f"{_eos_block(want)}\n   priority-flow-control pause watchdog",
+    "ecn": _eos_ecn,
+    "scheduler": _eos_scheduler,
+    "trust": _port_block("interface", "qos trust dscp"),
+    "mtu": _port_block("interface", "mtu {mtu}"),
+}
+
+
+def _eos(setting: str, want: Want) -> str | None:
+    write = _EOS.get(setting)
+    return write(want) if write else None
+
+
+def _nxos(setting: str, want: Want) -> str | None:
+    if setting == "pfc" and _lossless(want):
+        cos = " ".join(str(p) for p in _lossless(want))
+        return (
+            "policy-map type network-qos <the system network-qos policy>\n"
+            "  class type network-qos <the RoCE class>\n"
+            f"    pause pfc-cos {cos}"
+        )
+    if setting == "watchdog":
+        return "priority-flow-control watch-dog-interval on"
+    if setting == "ecn" and (pair := _ecn(want)) and want.queue is not None:
+        return (
+            "policy-map type queuing <the egress queuing policy>\n"
+            f"  class type queuing c-out-8q-q{want.queue}\n"
+            f"    random-detect minimum-threshold {pair[0]} bytes maximum-threshold {pair[1]} "
+            "bytes drop-probability 7 weight 0 ecn"
+        )
+    if setting == "mtu" and want.port and (mtu := _mtu(want, host=False)):
+        return f"interface {want.port}\n  mtu {mtu}"
+    return None
+
+
+def _junos(setting: str, want: Want) -> str | None:
+    roce = want.intent.roce
+    if setting == "pfc" and roce is not None:
+        bits = f"{roce.dscp[0]:06b}"
+        return (
+            "set class-of-service congestion-notification-profile <profile> input dscp "
+            f"code-point {bits} pfc"
+        )
+    if setting == "ecn":
+        return "set class-of-service schedulers <the RoCE queue's scheduler> explicit-congestion-notification"
+    if setting == "mtu" and want.port and (mtu := _mtu(want, host=False)):
+        return f"set interfaces {want.port} mtu {mtu}"
+    return None
+
+
+def _sonic(setting: str, want: Want) -> str | None:
+    port = want.port or "<port>"
+    if setting == "pfc" and _lossless(want):
+        enable = ",".join(str(p) for p in _lossless(want))
+        return f'PORT_QOS_MAP|{port}: "pfc_enable": "{enable}"'
+    if setting == "ecn" and (pair := _ecn(want)):
+        return (
+            'WRED_PROFILE|<the lossless profile>: "ecn": "ecn_all", '
+            f'"green_min_threshold": "{pair[0]}", "green_max_threshold": "{pair[1]}"'
+        )
+    if setting == "mtu" and (mtu := _mtu(want, host=False)):
+        return f'PORT|{port}: "mtu": "{mtu}"'
+    if setting == "watchdog":
+        return f"pfcwd start --action drop ports {port} detection-time 200 --restoration-time 200"
+    return None
+
+
+def _cumulus(setting: str, want: Want) -> str | None:
+    if setting == "pfc" and _lossless(want):
+        prios = ",".join(str(p) for p in _lossless(want))
+        return f"nv set qos pfc default-global switch-priority {prios}"
+    if setting == "ecn" and (pair := _ecn(want)) and want.queue is not None:
+        return (
+            f"nv set qos congestion-control default-global traffic-class {want.queue} "
+            f"min-threshold {pair[0]} max-threshold {pair[1]}"
+        )
+    if setting == "trust":
+        return "nv set qos mapping default-global trust l3"
+    if setting == "mtu" and want.port and (mtu := _mtu(want, host=False)):
+        return f"nv set interface {want.port} link mtu {mtu}"
+    return None
+
+
+def _host_pfc(want: Want) -> str | None:
+    if not _lossless(want):
+        return None
+    bits = ",".join("1" if p in _lossless(want) else "0" for p in range(8))
+    return f"mlnx_qos -i {want.port or '<netdev>'} --pfc {bits}"
+
+
+def _host_classification(want: Want) -> str | None:
+    roce = want.intent.roce
+    if roce is None:
+        return None
+    return f"mlnx_qos -i {want.port or '<netdev>'} --dscp2prio set,{roce.dscp[0]},{roce.priority}"
+
+
+def _host_ecn(want: Want) -> str | None:
+    roce = want.intent.roce
+    if roce is None:
+        return None
+    sysfs = f"/sys/class/net/{want.port or '<netdev>'}/ecn"
+    return (
+        f"echo 1 > {sysfs}/roce_np/enable/{roce.priority}\n"
+        f"echo 1 > {sysfs}/roce_rp/enable/{roce.priority}"
+    )
+
+
+def _host_cnp(want: Want) -> str | None:
+    cnp = want.intent.cnp
+    if cnp is None:
+        return None
+    sysfs = f"/sys/class/net/{want.port or '<netdev>'}/ecn/roce_np"
+    return f"echo {cnp.dscp} > {sysfs}/cnp_dscp\necho {cnp.priority} > {sysfs}/cnp_802p_prio"
+
+
+def _host_mtu(want: Want) -> str | None:
+    mtu = _mtu(want, host=True)
+    return f"ip link set dev {want.port or '<netdev>'} mtu {mtu}" if mtu else None
+
+
+_HOST: dict[str, Callable[[Want], str | None]] = {
+    "pfc": _host_pfc,
+    "trust": lambda want: f"mlnx_qos -i {want.port or '<netdev>'} --trust dscp",
+    "classification": _host_classification,
+    "ecn": _host_ecn,
+    "cnp": _host_cnp,
+    "mtu": _host_mtu,
+}
+
+
+def _host(setting: str, want: Want) -> str | None:
+    write = _HOST.get(setting)
+    return write(want) if write else None
+
+
+_BY_PLATFORM: dict[str, Callable[[str, Want], str | None]] = {
+    "eos": _eos,
+    "nxos": _nxos,
+    "junos": _junos,
+    "sonic": _sonic,
+    "cumulus": _cumulus,
+    "mlnx-host": _host,
+}
+_HINTED = ("DRIFT", "PFC", "ECN", "QOS", "MTU", "NIC")
+
+
+def hint(finding: Finding, state: DeviceState | None, intent: Profile | None) -> str | None:
+    """What to configure for `finding` on its device, or None when fabriclint cannot say."""
+    if state is None or intent is None or not finding.rule.startswith(_HINTED):
+        return None
+    setting = family(finding)
+    want = _want(finding, intent, state)
+    if finding.rule == "NIC004" and intent.roce is not None:
+        nic = state.rdma.get(want.port or "")
+        return f"cma_roce_tos -d {nic.hca if nic and nic.hca else '<hca>'} -t {intent.roce.dscp[0] << 2}"
+    write = _BY_PLATFORM.get(state.platform)
+    if setting is None or write is None:
+        return None
+    if finding.rule == "ECN004":
+        setting = "ecn"  # drop on a lossless queue: mark instead
+    return write(setting, want)
