@@ -275,7 +275,9 @@ def hint(finding: Finding, state: DeviceState | None, intent: Profile | None) ->
     want = _want(finding, intent, state)
     if finding.rule == "NIC004" and intent.roce is not None:
         nic = state.rdma.get(want.port or "")
-        return f"cma_roce_tos -d {nic.hca if nic and nic.hca else '<hca>'} -t {intent.roce.dscp[0] << 2}"
+        hca = nic.hca if nic and nic.hca else "<hca>"
+        tos = want.expected if isinstance(want.expected, int) else intent.roce.dscp[0] << 2 | 2
+        return f"cma_roce_tos -d {hca} -t {tos}"
     write = _BY_PLATFORM.get(state.platform)
     if setting is None or write is None:
         return None

@@ -32,7 +32,7 @@ ROCE_POD = [
     ("gpu02", "NIC002", "interface ens1np0", "echo 1 > /sys/class/net/ens1np0/ecn/roce_rp/enable/3"),
     ("gpu02", "MTU003", "interface ens2np0", "ip link set dev ens2np0 mtu 9000"),
     ("gpu03", "NIC003", "interface ens1np0", "echo 48 > /sys/class/net/ens1np0/ecn/roce_np/cnp_dscp"),
-    ("gpu04", "NIC004", "interface ens1np0", "cma_roce_tos -d mlx5_0 -t 104"),
+    ("gpu04", "NIC004", "interface ens1np0", "cma_roce_tos -d mlx5_0 -t 106"),
 ]  # fmt: skip
 
 MULTIVENDOR = [

@@ -33,3 +33,26 @@ def test_a_missing_setting_points_at_the_classification_that_needed_it() -> None
     assert source is not None and source.line is not None
     line = (ROOT / source.file).read_text().splitlines()[source.line - 1]
     assert "26" in line  # the DSCP 26 classification whose queue has no ECN
+
+
+def test_readme_example_output_is_what_the_example_prints() -> None:
+    """The README's console block is real output: each line shown is printed, in that order."""
+    import re
+    import subprocess
+    import sys
+
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"```console\n\$ (fabriclint check [^\n]+)\n(.*?)```", readme, re.S)
+    assert block
+    args = block.group(1).split()[1:]
+    done = subprocess.run(
+        [sys.executable, "-c", "from fabriclint.cli.app import main; main()", *args],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
+    printed = done.stdout.splitlines()
+    position = 0
+    for line in block.group(2).splitlines():
+        if line == "...":
+            continue
+        assert line in printed[position:], line
+        position = printed.index(line, position) + 1

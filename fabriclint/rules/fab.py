@@ -403,8 +403,8 @@ def _queue_text(klass: str, res: Resolution) -> str:
     if res.queue is None:
         return f"{klass} unclassified"  # the DSCP is in no map: no queue to describe
     conf: QueueConfig | None = res.scheduler
-    mode = conf.scheduler.value if conf and conf.scheduler else "unscheduled"
-    weight = f" {conf.weight:g}" if conf and conf.weight is not None else ""
+    mode = conf.scheduler.value if conf and conf.scheduler else "with no scheduler set"
+    weight = f" weight {conf.weight:g}" if conf and conf.weight is not None else ""
     return f"{klass} queue {res.queue} {mode}{weight}"
 
 

@@ -136,7 +136,7 @@ class SettingDrift(Rule[NoOptions]):
         else:
             how = f" ({first.explanation})" if first.explanation else ""
             message = (
-                f"{first.label} on {where} is {first.actual}, intent says {first.expected}{how}"
+                f"{first.label} on {where}: {first.actual}, where intent has {first.expected}{how}"
             )
         return self.finding(
             device,

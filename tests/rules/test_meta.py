@@ -163,7 +163,7 @@ def test_drift_from_one_line_on_many_ports_is_one_finding() -> None:
     (finding,) = [f for f in findings if f.device == "leaf01"]
     assert finding.object == "qos"
     assert finding.path == "interfaces.*.dscp.26.priority"
-    assert "on 2 ports (Ethernet1, Ethernet2) is 1, intent says 3" in finding.message
+    assert "on 2 ports (Ethernet1, Ethernet2): 1, where intent has 3" in finding.message
     assert finding.source == Source(file="leaf01.cfg", line=12)
 
 
