@@ -44,7 +44,7 @@ FAILURES = "engine.failures"
 
 
 class ExitCode(IntEnum):
-    """Process exit codes (DESIGN.md)."""
+    """Process exit codes (docs/architecture.md)."""
 
     OK = 0
     FINDINGS = 1

@@ -85,3 +85,16 @@ def test_rule_docs_are_fresh() -> None:
     assert path.is_file() and path.read_text() == render_markdown(), (
         "docs/rules.md is stale: run `fabriclint rules docs --out docs/rules.md`"
     )
+
+
+def test_nothing_cites_a_document_outside_the_project() -> None:
+    """docs/architecture.md is the reference; no file may point at a design doc that is not here."""
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    for name in tracked:
+        if name.endswith((".py", ".md", ".toml", ".yaml", ".yml", ".txt")):
+            text = (ROOT / name).read_text(errors="replace")
+            outside = "DESIGN" + ".md"  # spelled apart so this test does not cite it either
+            assert outside not in text, name
+    assert (ROOT / "docs" / "architecture.md").is_file()

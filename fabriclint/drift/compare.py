@@ -1,7 +1,7 @@
 """Compare a device's actual settings with its rendered intent, object by object.
 
 Plain equality (with tolerance) decides; deepdiff is only handed the values that differ, to
-explain how they differ (DESIGN.md: deepdiff of whole trees is far too slow at fabric scale).
+explain how they differ (docs/architecture.md: deepdiff of whole trees is far too slow at fabric scale).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A finding and the report that carries findings (the JSON contract of DESIGN.md)."""
+"""A finding and the report that carries findings (the JSON contract of docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ class Gap(BaseModel):
 
 
 class Report(BaseModel):
-    """The JSON report of DESIGN.md; other formats are views of it."""
+    """The JSON report of docs/architecture.md; other formats are views of it."""
 
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 

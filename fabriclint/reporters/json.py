@@ -1,4 +1,4 @@
-"""The JSON report of DESIGN.md (stable; other formats are views of it)."""
+"""The JSON report of docs/architecture.md (stable; other formats are views of it)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The JSON report of DESIGN.md, end to end through the CLI on the bundled example fabric."""
+"""The JSON report of docs/architecture.md, end to end through the CLI on the bundled example fabric."""
 
 from __future__ import annotations
 
