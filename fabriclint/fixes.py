@@ -183,7 +183,13 @@ def _sonic(setting: str, want: Want) -> str | None:
     if setting == "mtu" and (mtu := _mtu(want, host=False)):
         return f'PORT|{port}: "mtu": "{mtu}"'
     if setting == "watchdog":
-        return f"pfcwd start --action drop ports {port} detection-time 200 --restoration-time 200"
+        dog = want.intent.pfc.watchdog if want.intent.pfc else None
+        detect = int(dog.detection_ms) if dog and dog.detection_ms else 200
+        restore = int(dog.restoration_ms) if dog and dog.restoration_ms else 200
+        return (
+            f"pfcwd start --action drop ports {port} detection-time {detect} "
+            f"--restoration-time {restore}"
+        )
     return None
 
 
