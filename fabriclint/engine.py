@@ -23,6 +23,7 @@ from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers import get_parser
 from fabriclint.rules import sup
 from fabriclint.rules.base import Context, Rule
+from fabriclint.rules.meta import UNVERIFIED
 from fabriclint.rules.registry import ALL_RULES, BY_CODE
 from fabriclint.rules.sup import NOTES
 from fabriclint.selection import Selection
@@ -32,6 +33,7 @@ from fabriclint.snapshot import (
     SnapshotError,
     load_configs,
     load_snapshot,
+    named_snapshot,
     newest_snapshot,
 )
 from fabriclint.suppress import apply, inline_comments, read_baseline
@@ -90,7 +92,7 @@ def find_snapshot(fabric: Fabric, opts: CheckOptions) -> Snapshot:
     if opts.snapshot is not None:
         path = Path(opts.snapshot)
         if not path.is_dir() and (fabric.root / "snapshots" / str(opts.snapshot)).is_dir():
-            path = fabric.root / "snapshots" / str(opts.snapshot)
+            path = named_snapshot(fabric.root, str(opts.snapshot))
         return load_snapshot(path, base=Path.cwd())
     newest = newest_snapshot(fabric.root / "snapshots")
     if newest is None:
@@ -154,6 +156,7 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
         missing=probe.missing,
         status=probe.status,
     )
+    ctx.memo[UNVERIFIED] = snap.unverified
     cables: dict[str, list[tuple[str, str, str]]] = {}
     for (dev, port), (peer_dev, peer_port) in inventory.peers().items():
         cables.setdefault(dev, []).append((port, peer_dev, peer_port))

@@ -28,6 +28,7 @@ from fabriclint.collectors.limit import LimitError, select
 from fabriclint.collectors.overlay import Overlay, apply_overlay, load_overlay
 from fabriclint.collectors.pool import Job, Listener, run_jobs
 from fabriclint.collectors.store import SnapshotExists, SnapshotWriter, default_name
+from fabriclint.loaders.fabric import refuse_outside
 from fabriclint.loaders.yaml import Problem, load_yaml, validate_doc
 from fabriclint.models.inventory import Device, Inventory
 
@@ -100,6 +101,9 @@ def load_inventory(fabric_dir: Path) -> Inventory:
     path = fabric_dir / "inventory.yaml"
     if not path.is_file():
         raise CollectUsageError([f"{path}: no inventory.yaml"])
+    refused = refuse_outside(path, fabric_dir)
+    if refused is not None:
+        raise CollectUsageError([f"{path}: {refused}"])
     doc, problems = load_yaml(path, str(path))
     inventory, errors = validate_doc(doc, Inventory) if doc is not None else (None, [])
     if inventory is None or problems or errors:
