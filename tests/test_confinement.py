@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from fabriclint.cli.app import app
 from fabriclint.confine import MAX_FILE_SIZE_ENV, UnsafeInput, read_inside
+from fabriclint.loaders.fabric import PACKS_DIR
 from fabriclint.snapshot import load_configs, sha256_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -240,13 +241,20 @@ def test_configs_folder_link_outside_is_refused(tmp_path: Path) -> None:
 # ---- policy packs -----------------------------------------------------------------------------
 
 
-def test_policy_pack_outside_the_fabric_is_refused(pod: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("relative_to", ["fabric", "builtin-packs"])
+def test_policy_pack_outside_the_fabric_is_refused(
+    pod: Path, tmp_path: Path, relative_to: str
+) -> None:
     (tmp_path / "somewhere").mkdir()
     (tmp_path / "somewhere" / "pack.yaml").write_text("ignore: [PFC]\n")
-    (pod / "policy.yaml").write_text("extends: ['../somewhere/pack.yaml']\n")
+    if relative_to == "fabric":
+        name = "../somewhere/pack.yaml"
+    else:  # the old lookup joined the name to the built-in folder: any YAML file on disk
+        name = os.path.relpath(tmp_path / "somewhere" / "pack", PACKS_DIR)
+    (pod / "policy.yaml").write_text(f"extends: ['{name}']\n")
     code, out = invoke("validate", str(pod))
     assert code == 2
-    assert "policy.yaml:1:" in out and "outside" in out
+    assert "policy.yaml:1:" in out and "policy pack" in out
 
 
 def test_policy_pack_by_relative_name_cannot_escape_the_builtin_folder(pod: Path) -> None:
