@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
@@ -99,17 +101,36 @@ def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def write_target(path: Path) -> Path:
+    """The file `atomic_write(path)` replaces: `path`, or the file a symlink at `path` leads
+    to (the link is kept, its target updated). OSError when that is not a regular file: a
+    device node (/dev/full), a FIFO or a directory is never replaced by a file."""
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "a device, FIFO or socket"
+        raise OSError(errno.EINVAL, f"{kind}, not a regular file; refusing to replace it")
+    return target
+
+
 def atomic_write(path: Path, data: str) -> None:
-    """Write `data` to `path` so that readers see the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write `data` to `path` so that readers see the old file or the new one, never half.
+
+    Through a symlink the link's target is written (a temp file next to it, renamed over it);
+    anything but a regular file or a missing one is refused (see write_target)."""
+    target = write_target(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

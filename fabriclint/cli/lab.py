@@ -95,7 +95,10 @@ def _announce(lab: Any, overlay_out: Path | None, generated: bool) -> None:
     else:
         from fabriclint.snapshot import atomic_write
 
-        atomic_write(overlay_out, text)
+        try:
+            atomic_write(overlay_out, text)
+        except OSError as exc:
+            raise fail([f"{overlay_out}: cannot write: {exc.strerror or exc}"]) from None
         typer.echo(f"lab: wrote {overlay_out}", err=True)
     if generated:  # a throw-away password for a lab on 127.0.0.1, shown so it can be exported
         typer.echo(f"lab: export FABRICLINT_LAB_PASSWORD={lab.password}", err=True)

@@ -34,7 +34,10 @@ def docs(
     from fabriclint.ruledocs import render_markdown
     from fabriclint.snapshot import atomic_write
 
-    atomic_write(out, render_markdown())
+    try:
+        atomic_write(out, render_markdown())
+    except OSError as exc:
+        raise fail([f"{out}: cannot write: {exc.strerror or exc}"]) from None
     typer.echo(f"wrote {out}")
 
 

@@ -18,7 +18,12 @@ def export(
     ),
 ) -> None:
     """Write inventory.json, intent.json, policy.json and device-state.json."""
+    from fabriclint.cli.errors import fail
     from fabriclint.schemas import export as write_all
 
-    for path in write_all(out):
+    try:
+        written = write_all(out)
+    except OSError as exc:
+        raise fail([f"{exc.filename or out}: cannot write: {exc.strerror or exc}"]) from None
+    for path in written:
         typer.echo(f"wrote {path}")
