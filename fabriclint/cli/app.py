@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from fabriclint import __version__
-from fabriclint.cli import check, collect, diff, lab, rules, schema, validate
+from fabriclint.cli import check, collect, default_interrupts, diff, lab, rules, schema, validate
 
 app = typer.Typer(
     name="fabriclint",
@@ -40,8 +40,11 @@ def _root(
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error,
     3 incomplete (a device could not be collected or parsed).
     """
+    default_interrupts()  # each command handles Ctrl-C from here on
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point (kept for `fabriclint.cli.app:main`; see fabriclint.cli)."""
+    from fabriclint.cli import main as run
+
+    run()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,7 +53,8 @@ class CollectOptions:
 
     limit: list[str] = field(default_factory=list)
     out: Path | None = None
-    """Snapshot folder to create (default FABRIC/snapshots/<UTC time>); must not exist."""
+    """Snapshot folder to create (default FABRIC/snapshots/<UTC time>, or <UTC time>-2... when
+    another run took that name); must not exist."""
     workers: int | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
     retries: int = 2
@@ -71,6 +72,9 @@ class CollectOptions:
     listener: Listener | None = None
     collector: Collector | None = None
     """Tests may inject one; default is the netmiko collector."""
+    publishing: Callable[[], None] | None = None
+    """Called just before the finished snapshot is renamed into place (the CLI stops turning
+    Ctrl-C into an abort there: the snapshot is complete)."""
 
 
 @dataclass
@@ -217,7 +221,7 @@ def collect(fabric_dir: Path, options: CollectOptions) -> CollectResult:
     settings = Settings(options.timeouts, options.retries, facts=options.facts)
     out = options.out or fabric_dir / "snapshots" / default_name(started)
     try:
-        writer = SnapshotWriter(out)
+        writer = SnapshotWriter(out, unique=options.out is None)
     except SnapshotExists as exc:
         raise CollectUsageError([str(exc)]) from None
     try:
@@ -225,7 +229,7 @@ def collect(fabric_dir: Path, options: CollectOptions) -> CollectResult:
             targets, settings, scrub, _collector(options, policy, scrub), writer, options
         )
         record = _record(started, options, policy, settings, results)
-        path = writer.finish(list(devices), record)
+        path = writer.finish(list(devices), record, options.publishing)
     except BaseException:
         writer.discard()
         raise
