@@ -58,6 +58,7 @@ def serve(
 
     The password is $FABRICLINT_LAB_PASSWORD, or a random one printed on stderr.
     """
+    from fabriclint.confine import UnsafeInput
     from fabriclint.lab.device import load_snapshot_devices
     from fabriclint.lab.faults import FaultError, parse_faults
     from fabriclint.lab.server import PASSWORD_ENV, USER_ENV, Lab
@@ -67,7 +68,7 @@ def serve(
         devices = load_snapshot_devices(_snapshot_dir(fabric, snapshot))
         specs = list(fault or []) + ([f"*=latency:{latency}"] if latency else [])
         faults = parse_faults(specs, [d.name for d in devices])
-    except (SnapshotError, FaultError, OSError) as exc:
+    except (SnapshotError, FaultError, UnsafeInput, OSError) as exc:
         raise fail([str(exc)]) from None
     for device in devices:
         device.fault = faults.get(device.name, device.fault)

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fabriclint.commands import PLATFORMS, SESSION_COMMANDS, SUDO, key_to_command
+from fabriclint.confine import read_inside
 from fabriclint.lab.faults import Fault
-from fabriclint.snapshot import read_manifest
+from fabriclint.snapshot import read_manifest, safe_manifest
 
 # What the terminal-setup commands netmiko sends print on each kind of CLI.
 _PREP_REPLIES: dict[str, dict[str, str]] = {
@@ -108,7 +109,7 @@ def eos_extras(name: str, running_config: str) -> dict[str, str]:
 
 def load_snapshot_devices(snapshot: Path) -> list[LabDevice]:
     """Every device the snapshot collected (status ok), answering with its files."""
-    manifest = read_manifest(snapshot)
+    manifest = read_manifest(safe_manifest(snapshot))
     devices: list[LabDevice] = []
     for name, entry in manifest.devices.items():
         if entry.status != "ok" or entry.platform not in PLATFORMS:
@@ -116,7 +117,8 @@ def load_snapshot_devices(snapshot: Path) -> list[LabDevice]:
         outputs: dict[str, str] = {}
         for key, filename in entry.files.items():
             command = key_to_command(entry.platform, key) or key
-            outputs[command] = (snapshot / name / filename).read_text(encoding="utf-8")
+            data = read_inside(snapshot / name / filename, snapshot)  # a snapshot is untrusted
+            outputs[command] = data.decode("utf-8", errors="replace")
         if entry.platform == "eos" and "show running-config" in outputs:
             extras = eos_extras(name, outputs["show running-config"])
             outputs = extras | outputs

@@ -66,6 +66,10 @@ def test_fault_specs() -> None:
         (["leaf01=explode"], "unknown fault"),
         (["leaf01=latency"], "needs a value"),
         (["leaf01=latency:x"], "not a number"),
+        (["leaf01=latency:nan"], "must be a finite number"),
+        (["leaf01=latency:inf"], "must be a finite number"),
+        (["leaf01=latency:-1"], "must be a finite number"),
+        (["leaf01=slow:nan"], "must be a finite number"),
         (["spine*=hang"], "no device matches"),
         (["leaf01"], "DEVICE_GLOB=kind"),
     ]:
@@ -105,6 +109,10 @@ def test_lab_serve_rejects_bad_input(tmp_path: Path) -> None:
         cli_app(), ["lab", "serve", str(ROCE_POD), "-s", "baseline", "--fault", "x=hang"]
     )
     assert result.exit_code == 2 and "no device matches" in result.stderr
+    result = runner.invoke(
+        cli_app(), ["lab", "serve", str(ROCE_POD), "-s", "baseline", "--latency", "nan"]
+    )
+    assert result.exit_code == 2 and "finite" in result.stderr
 
 
 def test_many_devices_one_port_each() -> None:
