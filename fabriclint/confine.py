@@ -53,7 +53,10 @@ def _size(limit: int) -> str:
 def resolve_inside(path: Path, root: Path) -> Path:
     """`path` resolved; UnsafeInput when it (or a symlink on the way) leads outside `root`.
     A path that does not exist raises FileNotFoundError as usual."""
-    resolved = path.resolve(strict=True)
+    try:
+        resolved = path.resolve(strict=True)
+    except ValueError:  # an embedded NUL: no file has that name
+        raise UnsafeInput("unsafe-path", f"{path}: not a valid file name") from None
     if not resolved.is_relative_to(root.resolve()):
         raise UnsafeInput(
             "unsafe-path",

@@ -55,6 +55,8 @@ class ManifestDevice(BaseModel):
             parts = PurePosixPath(name.replace("\\", "/")).parts
             if not parts or name.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
                 raise ValueError(f"file name {name!r} must stay inside the device's folder")
+            if any(ord(c) < 32 for c in name):  # NUL cannot be in a path; the rest is a trick
+                raise ValueError(f"file name {name!r} holds a control character")
         return files
 
 

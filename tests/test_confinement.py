@@ -257,10 +257,11 @@ def test_policy_pack_outside_the_fabric_is_refused(
     assert "policy.yaml:1:" in out and "policy pack" in out
 
 
-def test_policy_pack_by_relative_name_cannot_escape_the_builtin_folder(pod: Path) -> None:
-    (pod / "policy.yaml").write_text("extends: ['../../../../../../etc/passwd']\n")
+@pytest.mark.parametrize("name", ["../../../../../../etc/passwd", "/etc/passwd", "/etc/hostname"])
+def test_policy_pack_by_path_cannot_leave_the_fabric(pod: Path, name: str) -> None:
+    (pod / "policy.yaml").write_text(f"extends: ['{name}']\n")
     code, out = invoke("validate", str(pod))
-    assert code == 2 and "policy.yaml:1:" in out
+    assert code == 2 and "policy.yaml:1:" in out and "policy pack" in out
 
 
 def test_policy_pack_inside_the_fabric_is_used(pod: Path) -> None:
@@ -309,3 +310,39 @@ def test_checksums_still_catch_a_changed_file(pod: Path) -> None:
     )
     code, data = report(pod)
     assert code == 3 and statuses(data)["leaf01"][0] == "checksum-mismatch"
+
+
+@pytest.mark.parametrize("filename", ["x\u0000y", "a\nb.txt"])
+def test_manifest_file_name_with_a_control_character_is_an_input_error(
+    pod: Path, filename: str
+) -> None:
+    snapshot = pod / "snapshots" / "baseline"
+    data = manifest(snapshot)
+    data["devices"]["leaf01"]["files"]["show running-config"] = filename
+    save(snapshot, data)
+    code, out = invoke("check", str(pod), "-s", "baseline")
+    assert code == 2 and "control character" in out
+
+
+def test_a_name_with_nul_is_refused_not_a_crash(tmp_path: Path) -> None:
+    with pytest.raises(UnsafeInput, match="not a valid file name"):
+        read_inside(tmp_path / "a\u0000b", tmp_path)
+
+
+def test_overlay_device_name_that_is_a_path_is_refused(tmp_path: Path) -> None:
+    from fabriclint.collectors.overlay import load_overlay
+    from fabriclint.models.inventory import Device
+
+    path = tmp_path / "overlay.yaml"
+    path.write_text("devices:\n  ../leaf01: {host: 127.0.0.1}\n")
+    overlay, problems = load_overlay(path, {"leaf01": Device(platform="eos", role="leaf")})
+    assert overlay is None
+    assert any("overlay.yaml:2:3:" in str(p) and "one path component" in str(p) for p in problems)
+
+
+def test_collect_refuses_an_inventory_name_that_is_a_path_before_contacting(pod: Path) -> None:
+    text = (pod / "inventory.yaml").read_text()
+    line = '  "rack1/leaf01": {platform: eos, role: leaf, host: 127.0.0.1, port: 1}\n'
+    (pod / "inventory.yaml").write_text(text.replace("devices:\n", "devices:\n" + line, 1))
+    code, out = invoke("collect", str(pod), "--insecure-no-host-key-check", "--out", str(pod / "x"))
+    assert code == 2 and "one path component" in out and not (pod / "x").exists()
