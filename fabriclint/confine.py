@@ -52,16 +52,34 @@ def _size(limit: int) -> str:
 
 def resolve_inside(path: Path, root: Path) -> Path:
     """`path` resolved; UnsafeInput when it (or a symlink on the way) leads outside `root`.
-    A path that does not exist raises FileNotFoundError as usual."""
+    A path that does not exist raises FileNotFoundError as usual. (`root` is resolved once per
+    folder: see `_resolved`.)"""
     try:
         resolved = path.resolve(strict=True)
     except ValueError:  # an embedded NUL: no file has that name
         raise UnsafeInput("unsafe-path", f"{path}: not a valid file name") from None
-    if not resolved.is_relative_to(root.resolve()):
+    if not resolved.is_relative_to(_resolved(root)):
         raise UnsafeInput(
             "unsafe-path",
             f"{path}: resolves to {resolved}, outside {root}; links must stay inside it",
         )
+    return resolved
+
+
+_ROOTS: dict[Path, tuple[int, int, Path]] = {}
+
+
+def _resolved(root: Path) -> Path:
+    """`root.resolve()`, remembered while `root` is the same folder (device and inode), so a
+    snapshot of 10,000 files resolves its folder once, not 10,000 times."""
+    info = root.lstat()
+    known = _ROOTS.get(root)
+    if known is not None and known[:2] == (info.st_dev, info.st_ino):
+        return known[2]
+    resolved = root.resolve()
+    if len(_ROOTS) > 256:
+        _ROOTS.clear()
+    _ROOTS[root] = (info.st_dev, info.st_ino, resolved)
     return resolved
 
 

@@ -218,23 +218,35 @@ def collect(
     """Collect the fabric's devices over SSH into a new snapshot (read-only commands only)."""
     signals = Interrupts().install()  # first: Ctrl-C at any moment from here on exits 130
     try:
+        result = _collect_command(fabric, signals, locals())
+        _exit_if_interrupted(signals, result)
+    finally:
+        signals.restore()  # the exit code is decided (an in-process caller gets its signals back)
+    raise typer.Exit(0 if result.complete else INCOMPLETE_EXIT)
+
+
+def _collect_command(fabric: Path, signals: Interrupts, args: dict[str, Any]) -> CollectResult:
+    """The collect command's run, once its signals are taken over; Ctrl-C exits 130."""
+    try:
         from fabriclint.collectors.base import Timeouts
         from fabriclint.collectors.run import CollectOptions
 
-        budget = device_timeout or connect_timeout + 4 * timeout
+        budget = args["device_timeout"] or args["connect_timeout"] + 4 * args["timeout"]
         options = CollectOptions(
-            limit=list(limit or []),
-            out=out,
-            workers=workers,
-            timeouts=Timeouts(connect=connect_timeout, command=timeout, device=budget),
-            retries=retries,
-            known_hosts=known_hosts,
-            no_host_key_check=insecure,
-            ssh_config=ssh_config,
-            allow_legacy_ssh=allow_legacy_ssh,
-            overlay=overlay,
-            sudo=sudo,
-            facts=facts,
+            limit=list(args["limit"] or []),
+            out=args["out"],
+            workers=args["workers"],
+            timeouts=Timeouts(
+                connect=args["connect_timeout"], command=args["timeout"], device=budget
+            ),
+            retries=args["retries"],
+            known_hosts=args["known_hosts"],
+            no_host_key_check=args["insecure"],
+            ssh_config=args["ssh_config"],
+            allow_legacy_ssh=args["allow_legacy_ssh"],
+            overlay=args["overlay"],
+            sudo=args["sudo"],
+            facts=args["facts"],
         )
         started = time.monotonic()
         result = run_collect(fabric, options, signals)
@@ -242,5 +254,4 @@ def collect(
     except KeyboardInterrupt:
         typer.echo("collect: interrupted; nothing written, earlier snapshots untouched", err=True)
         raise typer.Exit(INTERRUPTED_EXIT) from None
-    _exit_if_interrupted(signals, result)
-    raise typer.Exit(0 if result.complete else INCOMPLETE_EXIT)
+    return result
