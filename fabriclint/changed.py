@@ -28,10 +28,28 @@ def _git(args: list[str], cwd: Path) -> list[str]:
     return [line for line in done.stdout.splitlines() if line.strip()]
 
 
+def resolve_ref(ref: str, cwd: Path) -> str:
+    """The commit hash `ref` names. A ref is user input: one that starts with '-' or holds
+    blanks or control characters is refused before git sees it (`--output=FILE` would be an
+    option), and git is told where options end, so nothing in REF is ever read as one."""
+    if not ref or ref.startswith("-") or any(c.isspace() or ord(c) < 32 for c in ref):
+        raise ChangedError(f"{ref!r} is not a git revision (it must not start with '-')")
+    try:
+        found = _git(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], cwd
+        )
+    except ChangedError:
+        found = []
+    if len(found) != 1:
+        raise ChangedError(f"{ref!r}: unknown revision (not a commit in this repository)")
+    return found[0]
+
+
 def changed_files(ref: str, cwd: Path) -> set[Path]:
     """Absolute paths changed since `ref` (committed, staged, unstaged, untracked)."""
     top = Path(_git(["rev-parse", "--show-toplevel"], cwd)[0])
-    names = _git(["diff", "--name-only", ref, "--"], cwd)
+    commit = resolve_ref(ref, cwd)  # a hash: safe in any position of the diff below
+    names = _git(["diff", "--name-only", commit, "--"], cwd)
     names += _git(["ls-files", "--others", "--exclude-standard"], top)
     return {(top / name).resolve() for name in names}
 

@@ -107,7 +107,9 @@ _HOST = _specs(
     CommandSpec(key="ibdev2netdev", optional=True),
     CommandSpec(key="rdma link show", optional=True, only_if_missing="ibdev2netdev"),
     "ibv_devinfo -v",
-    "ip -d link show",
+    # Needed for RoCE netdevs (MTU, state); an InfiniBand-only host has none to show (see
+    # `missing_required`, which fails a RoCE host that lacks it).
+    CommandSpec(key="ip -d link show", optional=True),
     CommandSpec(key="ibstat", optional=True),
 )
 _OPENSM = _specs(
@@ -141,8 +143,9 @@ PLATFORMS: dict[str, Platform] = {
         _HOST,
         _exact(_HOST),
         tuple(_pattern(t) for t in (MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS)),
-        # without the HCA -> netdev map the per-netdev QoS commands cannot be derived
-        ("ibdev2netdev", "rdma link show"),
+        # without the HCA -> netdev map the per-netdev QoS commands cannot be derived; an
+        # InfiniBand-only host has no such netdevs, and `ibstat` then lists its HCA ports
+        ("ibdev2netdev", "rdma link show", "ibstat"),
         True,
     ),
     "opensm": Platform("linux", _OPENSM, _exact(_OPENSM), shell=True),
@@ -233,6 +236,27 @@ def hca_ports(collected: dict[str, str]) -> list[HcaPort]:
 def _is_ipoib(netdev: str) -> bool:
     """IPoIB netdevs (ib0, ibp23s0) carry no RoCE QoS: mlnx_qos/ECN do not apply."""
     return netdev.startswith("ib")
+
+
+IP_LINK = "ip -d link show"
+
+
+def missing_required(platform: str, collected: dict[str, str]) -> str | None:
+    """Why the outputs are not enough once every command ran, or None: a host with RoCE
+    netdevs (an `ibdev2netdev` port on an Ethernet netdev) must have `ip -d link show`."""
+    if platform != "mlnx-host":
+        return None
+    mapped = "ibdev2netdev" in collected or "rdma link show" in collected
+    if not mapped and re.search(r"Link layer:\s*Ethernet", collected.get("ibstat", "")):
+        return (
+            "RoCE HCA ports (ibstat: link layer Ethernet) need 'ibdev2netdev' or 'rdma link show'"
+        )
+    if IP_LINK in collected:
+        return None
+    roce = sorted({p.netdev for p in hca_ports(collected) if p.netdev and not _is_ipoib(p.netdev)})
+    if not roce:
+        return None  # InfiniBand only: no Ethernet link for `ip` to describe
+    return f"'{IP_LINK}' is needed for the RoCE netdevs {', '.join(roce)}"
 
 
 def derive(platform: str, collected: dict[str, str]) -> list[CommandSpec]:

@@ -25,6 +25,7 @@ from fabriclint.parsers import get_parser
 from fabriclint.rules import sup
 from fabriclint.rules.base import Context, Rule
 from fabriclint.rules.internal import Failure, InternalError
+from fabriclint.rules.meta import UNVERIFIED
 from fabriclint.rules.registry import ALL_RULES, BY_CODE
 from fabriclint.rules.sup import NOTES
 from fabriclint.selection import Selection
@@ -35,6 +36,7 @@ from fabriclint.snapshot import (
     SnapshotError,
     load_configs,
     load_snapshot,
+    named_snapshot,
     newest_snapshot,
 )
 from fabriclint.suppress import apply, inline_comments, read_baseline
@@ -112,7 +114,7 @@ def find_snapshot(fabric: Fabric, opts: CheckOptions) -> Snapshot:
     if opts.snapshot is not None:
         path = Path(opts.snapshot)
         if not path.is_dir() and (fabric.root / "snapshots" / str(opts.snapshot)).is_dir():
-            path = fabric.root / "snapshots" / str(opts.snapshot)
+            path = named_snapshot(fabric.root, str(opts.snapshot))
         return load_snapshot(path, base=Path.cwd())
     newest = newest_snapshot(fabric.root / "snapshots")
     if newest is None:
@@ -172,6 +174,7 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
         memo={FAILURES: probe.memo.get(FAILURES, [])},
         locate_link_end=_link_locator(fabric),
     )
+    ctx.memo[UNVERIFIED] = snap.unverified
     _annotate_all(ctx, fabric)
     for name, loaded in snap.devices.items():
         if name not in fabric.inventory.devices:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
@@ -14,7 +16,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from fabriclint import __version__
+from fabriclint.confine import UnsafeInput, check_inside, max_file_size, read_inside
 from fabriclint.loaders.bounded import InputLimitError, json_loads
+from fabriclint.models.names import DeviceName, check_device_name
 from fabriclint.models.raw import RawDevice, RawOutput
 
 DeviceStatus = Literal["ok", "unreachable", "auth-failed", "timeout", "command-failed"]
@@ -52,6 +56,8 @@ class ManifestDevice(BaseModel):
             parts = PurePosixPath(name.replace("\\", "/")).parts
             if not parts or name.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
                 raise ValueError(f"file name {name!r} must stay inside the device's folder")
+            if any(ord(c) < 32 for c in name):  # NUL cannot be in a path; the rest is a trick
+                raise ValueError(f"file name {name!r} holds a control character")
         return files
 
 
@@ -63,7 +69,7 @@ class Manifest(BaseModel):
     fabriclint: str
     created: str
     source: Literal["live", "candidate", "import"]
-    devices: dict[str, ManifestDevice]
+    devices: dict[DeviceName, ManifestDevice]
 
 
 class LoadedDevice(BaseModel):
@@ -84,6 +90,8 @@ class Snapshot(BaseModel):
 
     path: str
     devices: dict[str, LoadedDevice]
+    unverified: dict[str, list[str]] = Field(default_factory=dict)
+    """Device -> files its manifest entry gives no sha256 for (PARSE004: tampering unseen)."""
 
 
 def command_to_filename(command: str) -> str:
@@ -96,17 +104,36 @@ def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def write_target(path: Path) -> Path:
+    """The file `atomic_write(path)` replaces: `path`, or the file a symlink at `path` leads
+    to (the link is kept, its target updated). OSError when that is not a regular file: a
+    device node (/dev/full), a FIFO or a directory is never replaced by a file."""
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "a device, FIFO or socket"
+        raise OSError(errno.EINVAL, f"{kind}, not a regular file; refusing to replace it")
+    return target
+
+
 def atomic_write(path: Path, data: str) -> None:
-    """Write `data` to `path` so that readers see the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write `data` to `path` so that readers see the old file or the new one, never half.
+
+    Through a symlink the link's target is written (a temp file next to it, renamed over it);
+    anything but a regular file or a missing one is refused (see write_target)."""
+    target = write_target(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -135,7 +162,10 @@ def _read_device(root: Path, name: str, entry: ManifestDevice, shown: str) -> Lo
     for command, filename in entry.files.items():
         path = root / name / filename
         try:
-            data = path.read_bytes()
+            data = read_inside(path, root)
+        except UnsafeInput as exc:
+            reason = f"{shown}/{name}/{filename}: {_why(exc)}"
+            return LoadedDevice(raw=None, status=exc.kind, error=reason)
         except OSError as exc:
             reason = f"{shown}/{name}/{filename}: {exc.strerror or exc}"
             return LoadedDevice(raw=None, status="missing-file", error=reason)
@@ -147,6 +177,11 @@ def _read_device(root: Path, name: str, entry: ManifestDevice, shown: str) -> Lo
         outputs[command] = RawOutput(text=text, file=f"{shown}/{name}/{filename}")
     raw = RawDevice(name=name, platform=entry.platform, outputs=outputs)
     return LoadedDevice(raw=raw, status="ok")
+
+
+def _why(exc: UnsafeInput) -> str:
+    """The refusal without its leading path (the caller names the file as findings do)."""
+    return str(exc).partition(": ")[2] or str(exc)
 
 
 class _DuplicateKey(Exception):
@@ -203,12 +238,42 @@ def load_snapshot(root: Path, base: Path | None = None) -> Snapshot:
     """Read a snapshot folder. Devices that cannot be read get a non-ok status (never dropped)."""
     if not root.is_dir():
         raise SnapshotError(f"{root}: snapshot folder not found")
-    manifest = read_manifest(root)
+    manifest = read_manifest(safe_manifest(root))
     shown = _display(root, base)
     devices = {
         name: _read_device(root, name, entry, shown) for name, entry in manifest.devices.items()
     }
-    return Snapshot(path=shown, devices=devices)
+    unverified = {
+        name: missing
+        for name, entry in manifest.devices.items()
+        if entry.status == "ok"
+        and (missing := [f for f in entry.files.values() if f not in entry.sha256])
+    }
+    return Snapshot(path=shown, devices=devices, unverified=unverified)
+
+
+def safe_manifest(root: Path) -> Path:
+    """`root` after checking its manifest.json is a regular file inside it, within the size
+    limit (SnapshotError otherwise); read_manifest then parses it."""
+    try:
+        max_file_size()
+        check_inside(root / MANIFEST, root)
+    except (UnsafeInput, ValueError) as exc:
+        raise SnapshotError(str(exc)) from None
+    except OSError:
+        pass  # missing: read_manifest says so
+    return root
+
+
+def named_snapshot(fabric_root: Path, name: str) -> Path:
+    """FABRIC/snapshots/NAME, which must resolve inside the fabric folder (SnapshotError)."""
+    path = fabric_root / "snapshots" / name
+    resolved, inside = path.resolve(), fabric_root.resolve()
+    if not resolved.is_relative_to(inside):
+        raise SnapshotError(
+            f"{path}: resolves to {resolved}, outside the fabric folder {fabric_root}"
+        )
+    return path
 
 
 def config_key(platform: str, text: str) -> str:
@@ -230,13 +295,25 @@ def load_configs(root: Path, platforms: Mapping[str, str], base: Path | None = N
     """
     if not root.is_dir():
         raise SnapshotError(f"{root}: configs folder not found")
+    try:
+        max_file_size()
+    except ValueError as exc:
+        raise SnapshotError(str(exc)) from None
     devices: dict[str, LoadedDevice] = {}
     for path in sorted(root.iterdir()):
-        if not path.is_file() or path.name.startswith("."):
+        if path.name.startswith(".") or not (path.is_file() or path.is_symlink()):
             continue
         name = path.stem
         platform = platforms.get(name, "unknown")
-        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            text = read_inside(path, root).decode("utf-8", errors="replace")
+        except UnsafeInput as exc:
+            devices[name] = LoadedDevice(raw=None, status=exc.kind, error=str(exc))
+            continue
+        except OSError as exc:
+            error = f"{_display(path, base)}: {exc.strerror or exc}"
+            devices[name] = LoadedDevice(raw=None, status="missing-file", error=error)
+            continue
         command = config_key(platform, text)
         raw = RawDevice(
             name=name,
@@ -256,6 +333,7 @@ def write_snapshot(
     """Write a snapshot: `devices` maps name -> (platform, {command: text}). Manifest last, atomically."""
     entries: dict[str, ManifestDevice] = {}
     for name, (platform, outputs) in devices.items():
+        check_device_name(name)  # a name is a folder: never a path
         status, error = (statuses or {}).get(name, ("ok", None))
         entry = ManifestDevice(platform=platform, status=status, error=error)
         for command, text in outputs.items():
@@ -272,17 +350,24 @@ def write_snapshot(
 
 def _created(folder: Path) -> str:
     try:
-        return str(json_loads((folder / MANIFEST).read_text(encoding="utf-8")).get("created", ""))
-    except (OSError, ValueError, AttributeError):
+        text = read_inside(folder / MANIFEST, folder).decode("utf-8")
+        return str(json_loads(text).get("created", ""))
+    except (OSError, ValueError, AttributeError, UnsafeInput):
         return ""
 
 
 def newest_snapshot(snapshots_dir: Path) -> Path | None:
     """The newest complete snapshot: latest manifest `created` time, then name (file times lie
-    after a git checkout). Folders without a manifest are half-written and never chosen."""
+    after a git checkout). Folders without a manifest are half-written and never chosen;
+    nor is a link to a folder outside `snapshots_dir` (a fabric folder from a PR is untrusted)."""
     if not snapshots_dir.is_dir():
         return None
-    candidates = [p for p in snapshots_dir.iterdir() if (p / MANIFEST).is_file()]
+    inside = snapshots_dir.resolve()
+    candidates = [
+        p
+        for p in snapshots_dir.iterdir()
+        if (p / MANIFEST).is_file() and p.resolve().is_relative_to(inside)
+    ]
     if not candidates:
         return None
     return max(candidates, key=lambda p: (_created(p), p.name))

@@ -1,1 +1,34 @@
-"""The typer CLI: one module per command group, thin over the engine."""
+"""The typer CLI: one module per command group, thin over the engine.
+
+`main` is the console-script entry point. It is kept here, away from the heavy imports of
+cli/app.py, so that Ctrl-C while fabriclint is still starting (importing typer, pydantic...)
+exits 130 with one line instead of a traceback; each command then handles Ctrl-C itself.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from types import FrameType
+
+INTERRUPTED_EXIT = 130
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    sys.stderr.write("fabriclint: interrupted\n")
+    raise SystemExit(INTERRUPTED_EXIT)
+
+
+def main() -> None:
+    """Run the `fabriclint` command."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored (nohup)
+        signal.signal(signal.SIGINT, _interrupted)
+    from fabriclint.cli.app import main as run
+
+    run()
+
+
+def default_interrupts() -> None:
+    """Ctrl-C becomes KeyboardInterrupt again (once a command is about to run)."""
+    if signal.getsignal(signal.SIGINT) is _interrupted:
+        signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -7,7 +7,7 @@ import sys
 import typer
 
 from fabriclint import __version__
-from fabriclint.cli import check, collect, diff, lab, rules, schema, validate
+from fabriclint.cli import check, collect, default_interrupts, diff, lab, rules, schema, validate
 from fabriclint.cli.errors import internal_error, set_debug
 
 app = typer.Typer(
@@ -48,6 +48,7 @@ def _root(
     3 incomplete (a device could not be collected or parsed, or fabriclint failed internally).
     """
     set_debug(debug)
+    default_interrupts()  # each command handles Ctrl-C from here on
     from fabriclint.cli.errors import fail
     from fabriclint.loaders.bounded import LimitsConfigError, limits
 
@@ -58,7 +59,8 @@ def _root(
 
 
 def main() -> None:
-    """Console-script entry point: no exception reaches the user as a traceback."""
+    """Console-script entry point: no exception reaches the user as a traceback (the Ctrl-C
+    handling while starting lives in fabriclint.cli.main, which calls this)."""
     try:
         app()
     except KeyboardInterrupt:

@@ -75,16 +75,47 @@ def _bar_listener(bar: Any, task: Any) -> Listener:
     return listener
 
 
-def _interrupt_on_sigterm() -> None:
-    """SIGTERM (a CI job cancelled) ends the run like Ctrl-C: nothing half-written is kept."""
+class Interrupts:
+    """Ctrl-C and SIGTERM (a CI job cancelled) during collection.
 
-    def handler(signum: int, frame: Any) -> None:
+    Until the finished snapshot is being renamed into place they raise KeyboardInterrupt:
+    the run stops, its temp folder is removed, nothing is written. From then on (`defer`) the
+    snapshot is complete and is kept; a signal is only remembered (`pending`) and the run ends
+    with exit 130 once it has said where the snapshot is.
+    """
+
+    def __init__(self) -> None:
+        self.deferred = False
+        self.pending = False
+        self._previous: dict[int, Any] = {}
+
+    def install(self) -> Interrupts:
+        """Take over SIGINT and SIGTERM (main thread only)."""
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(signum) is not signal.SIG_IGN:  # an ignored one stays ignored
+                self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def restore(self) -> None:
+        """Give the signals back to whoever had them."""
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._previous.clear()
+
+    def defer(self) -> None:
+        """The snapshot is being published: from now on a signal is only remembered."""
+        self.deferred = True
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.deferred:
+            self.pending = True
+            return
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, handler)
 
-
-def run_collect(fabric: Path, options: CollectOptions) -> CollectResult:
+def run_collect(
+    fabric: Path, options: CollectOptions, interrupts: Interrupts | None = None
+) -> CollectResult:
     """Collect with progress display; usage errors exit 2, Ctrl-C exits 130.
 
     Also what `fabriclint check --live` calls before checking the snapshot it returns.
@@ -92,19 +123,37 @@ def run_collect(fabric: Path, options: CollectOptions) -> CollectResult:
     from fabriclint.collectors.credentials import default_prompt
     from fabriclint.collectors.run import CollectUsageError, ask_credentials, collect
 
+    own = interrupts is None
+    signals = interrupts or Interrupts().install()
+    options.publishing = signals.defer
     try:
         options.prompt = options.prompt or default_prompt()
         total = ask_credentials(fabric, options)  # prompts come before the progress bar
         with _progress(total) as listener:
             options.listener = listener
             result = collect(fabric, options)
+        _summary(result)
     except CollectUsageError as exc:
         raise fail(exc.problems) from None
     except KeyboardInterrupt:
         typer.echo("collect: interrupted; nothing written, earlier snapshots untouched", err=True)
         raise typer.Exit(INTERRUPTED_EXIT) from None
-    _summary(result)
+    finally:
+        if own:
+            signals.restore()
+    if own:
+        _exit_if_interrupted(signals, result)
     return result
+
+
+def _exit_if_interrupted(signals: Interrupts, result: CollectResult) -> None:
+    """Exit 130 when a signal came while the finished snapshot was being published."""
+    if signals.pending:
+        typer.echo(
+            f"collect: interrupted after the snapshot was written; {result.snapshot} is complete",
+            err=True,
+        )
+        raise typer.Exit(INTERRUPTED_EXIT)
 
 
 def _summary(result: CollectResult) -> None:
@@ -200,26 +249,42 @@ def collect(
     ),
 ) -> None:
     """Collect the fabric's devices over SSH into a new snapshot (read-only commands only)."""
-    from fabriclint.collectors.base import Timeouts
-    from fabriclint.collectors.run import CollectOptions
-
-    budget = device_timeout or connect_timeout + 4 * timeout
-    options = CollectOptions(
-        limit=list(limit or []),
-        out=out,
-        workers=workers,
-        timeouts=Timeouts(connect=connect_timeout, command=timeout, device=budget),
-        retries=retries,
-        known_hosts=known_hosts,
-        no_host_key_check=insecure,
-        ssh_config=ssh_config,
-        allow_legacy_ssh=allow_legacy_ssh,
-        overlay=overlay,
-        sudo=sudo,
-        facts=facts,
-    )
-    _interrupt_on_sigterm()
-    started = time.monotonic()
-    result = run_collect(fabric, options)
-    typer.echo(f"collect: {time.monotonic() - started:.1f} s", err=True)
+    signals = Interrupts().install()  # first: Ctrl-C at any moment from here on exits 130
+    try:
+        result = _collect_command(fabric, signals, locals())
+        _exit_if_interrupted(signals, result)
+    finally:
+        signals.restore()  # the exit code is decided (an in-process caller gets its signals back)
     raise typer.Exit(0 if result.complete else INCOMPLETE_EXIT)
+
+
+def _collect_command(fabric: Path, signals: Interrupts, args: dict[str, Any]) -> CollectResult:
+    """The collect command's run, once its signals are taken over; Ctrl-C exits 130."""
+    try:
+        from fabriclint.collectors.base import Timeouts
+        from fabriclint.collectors.run import CollectOptions
+
+        budget = args["device_timeout"] or args["connect_timeout"] + 4 * args["timeout"]
+        options = CollectOptions(
+            limit=list(args["limit"] or []),
+            out=args["out"],
+            workers=args["workers"],
+            timeouts=Timeouts(
+                connect=args["connect_timeout"], command=args["timeout"], device=budget
+            ),
+            retries=args["retries"],
+            known_hosts=args["known_hosts"],
+            no_host_key_check=args["insecure"],
+            ssh_config=args["ssh_config"],
+            allow_legacy_ssh=args["allow_legacy_ssh"],
+            overlay=args["overlay"],
+            sudo=args["sudo"],
+            facts=args["facts"],
+        )
+        started = time.monotonic()
+        result = run_collect(fabric, options, signals)
+        typer.echo(f"collect: {time.monotonic() - started:.1f} s", err=True)
+    except KeyboardInterrupt:
+        typer.echo("collect: interrupted; nothing written, earlier snapshots untouched", err=True)
+        raise typer.Exit(INTERRUPTED_EXIT) from None
+    return result

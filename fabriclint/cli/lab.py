@@ -78,6 +78,7 @@ def serve(
 
     The password is $FABRICLINT_LAB_PASSWORD, or a random one printed on stderr.
     """
+    from fabriclint.confine import UnsafeInput
     from fabriclint.lab.device import load_snapshot_devices
     from fabriclint.lab.faults import FaultError, parse_faults
     from fabriclint.lab.server import PASSWORD_ENV, USER_ENV, Lab
@@ -87,7 +88,7 @@ def serve(
         devices = load_snapshot_devices(_snapshot_dir(fabric, snapshot))
         specs = list(fault or []) + ([f"*=latency:{latency}"] if latency else [])
         faults = parse_faults(specs, [d.name for d in devices])
-    except (SnapshotError, FaultError, OSError) as exc:
+    except (SnapshotError, FaultError, UnsafeInput, OSError) as exc:
         raise fail([str(exc)]) from None
     for device in devices:
         device.fault = faults.get(device.name, device.fault)
@@ -115,7 +116,10 @@ def _announce(lab: Any, overlay_out: Path | None, generated: bool) -> None:
     else:
         from fabriclint.snapshot import atomic_write
 
-        atomic_write(overlay_out, text)
+        try:
+            atomic_write(overlay_out, text)
+        except OSError as exc:
+            raise fail([f"{overlay_out}: cannot write: {exc.strerror or exc}"]) from None
         typer.echo(f"lab: wrote {overlay_out}", err=True)
     if generated:  # a throw-away password for a lab on 127.0.0.1, shown so it can be exported
         typer.echo(f"lab: export FABRICLINT_LAB_PASSWORD={lab.password}", err=True)

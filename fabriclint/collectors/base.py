@@ -29,7 +29,7 @@ class Timeouts:
     """Per-device time limits, in seconds."""
 
     connect: float = 10.0
-    """TCP connect, SSH banner and authentication, per attempt."""
+    """The whole login (TCP connect, SSH banner, authentication, terminal setup), per attempt."""
     command: float = 30.0
     """Waiting for one command's output to end."""
     device: float = 130.0

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fabriclint.collectors.base import SshPolicy, Target, Timeouts
+from fabriclint.collectors.base import CollectError, SshPolicy, Target, Timeouts
 from fabriclint.collectors.credentials import Scrubber
 from fabriclint.collectors.errors import Where, classify
 from fabriclint.commands import PLATFORMS
@@ -145,14 +145,38 @@ class NetmikoCollector:
             _use_host_keys(conn, self._host_keys)
         with self._lock:
             self._live[target.name] = conn
+        self._login(conn, target, timeouts, where)
+        conn.read_timeout_override = None
+        return NetmikoSession(conn, where, self._scrub, lambda: self._forget(target.name))
+
+    def _login(self, conn: Any, target: Target, timeouts: Timeouts, where: Where) -> None:
+        """netmiko's `_open` (connect, banner, auth, terminal setup) within `timeouts.connect`
+        in all: each phase has its own limit, and a device slow at every step once took twice
+        the connect timeout. A watchdog cuts the transport when the total is spent."""
+        cut = threading.Event()
+
+        def expire() -> None:
+            cut.set()
+            self.abort(target)
+
+        watchdog = threading.Timer(timeouts.connect, expire)
+        watchdog.daemon = True
+        watchdog.start()
+        error: CollectError | None = None
         try:
             conn._open()
         except Exception as exc:
+            error = classify(exc, where, self._scrub)
+        finally:
+            watchdog.cancel()
+        if cut.is_set():  # also when the watchdog fired just as the login ended
+            error = CollectError(
+                "timeout", f"login not finished within the connect timeout ({timeouts.connect:g} s)"
+            )
+        if error is not None:
             self._forget(target.name)
             _quiet_disconnect(conn, polite=False)
-            raise classify(exc, where, self._scrub) from None
-        conn.read_timeout_override = None
-        return NetmikoSession(conn, where, self._scrub, lambda: self._forget(target.name))
+            raise error from None
 
     def _forget(self, name: str) -> None:
         with self._lock:

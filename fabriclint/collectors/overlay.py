@@ -15,6 +15,7 @@ from pydantic import Field
 
 from fabriclint.loaders.yaml import Problem, load_yaml, validate_doc
 from fabriclint.models.inventory import Credentials, Device, Strict
+from fabriclint.models.names import NAMES_SCHEMA, DeviceName
 from fabriclint.models.types import Port
 
 
@@ -34,7 +35,9 @@ class Overlay(Strict):
 
     known_hosts: str | None = None
     """known_hosts file to verify host keys against (relative to the overlay file)."""
-    devices: dict[str, DeviceOverlay] = Field(default_factory=dict)
+    devices: dict[DeviceName, DeviceOverlay] = Field(
+        default_factory=dict, json_schema_extra=NAMES_SCHEMA
+    )
     """Overrides by device name."""
 
 

@@ -11,7 +11,14 @@ import time
 from dataclasses import dataclass, field
 
 from fabriclint.collectors.base import CollectError, Session, Target
-from fabriclint.commands import PLATFORMS, SUDO, CommandSpec, derive, is_allowed
+from fabriclint.commands import (
+    PLATFORMS,
+    SUDO,
+    CommandSpec,
+    derive,
+    is_allowed,
+    missing_required,
+)
 
 _CLI_ERROR = re.compile(r"^% ")
 _JUNOS_ERROR = re.compile(r"^(?:error:|syntax error|unknown command)", re.IGNORECASE)
@@ -98,6 +105,10 @@ def run_plan(session: Session, target: Target, deadline: Deadline) -> PlanResult
         _run_one(session, target, spec, deadline, result)
     for spec in derive(target.platform, result.outputs):
         _run_one(session, target, spec, deadline, result)
+    missing = missing_required(target.platform, result.outputs)
+    if missing is not None:
+        tried = "; ".join(result.skipped) or "no answer"
+        raise CollectError("command-failed", f"{missing} ({tried})")
     if platform.required_any and not any(k in result.outputs for k in platform.required_any):
         wanted = " or ".join(f"'{key}'" for key in platform.required_any)
         tried = "; ".join(result.skipped) or "no answer"

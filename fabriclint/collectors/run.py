@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from fabriclint.collectors.limit import LimitError, select
 from fabriclint.collectors.overlay import Overlay, apply_overlay, load_overlay
 from fabriclint.collectors.pool import Job, Listener, run_jobs
 from fabriclint.collectors.store import SnapshotExists, SnapshotWriter, default_name
+from fabriclint.loaders.fabric import refuse_outside
 from fabriclint.loaders.yaml import Problem, load_yaml, validate_doc
 from fabriclint.models.inventory import Device, Inventory
 
@@ -52,7 +53,8 @@ class CollectOptions:
 
     limit: list[str] = field(default_factory=list)
     out: Path | None = None
-    """Snapshot folder to create (default FABRIC/snapshots/<UTC time>); must not exist."""
+    """Snapshot folder to create (default FABRIC/snapshots/<UTC time>, or <UTC time>-2... when
+    another run took that name); must not exist."""
     workers: int | None = None
     timeouts: Timeouts = field(default_factory=Timeouts)
     retries: int = 2
@@ -70,6 +72,9 @@ class CollectOptions:
     listener: Listener | None = None
     collector: Collector | None = None
     """Tests may inject one; default is the netmiko collector."""
+    publishing: Callable[[], None] | None = None
+    """Called just before the finished snapshot is renamed into place (the CLI stops turning
+    Ctrl-C into an abort there: the snapshot is complete)."""
 
 
 @dataclass
@@ -100,6 +105,9 @@ def load_inventory(fabric_dir: Path) -> Inventory:
     path = fabric_dir / "inventory.yaml"
     if not path.is_file():
         raise CollectUsageError([f"{path}: no inventory.yaml"])
+    refused = refuse_outside(path, fabric_dir)
+    if refused is not None:
+        raise CollectUsageError([f"{path}: {refused}"])
     doc, problems = load_yaml(path, str(path))
     inventory, errors = validate_doc(doc, Inventory) if doc is not None else (None, [])
     if inventory is None or problems or errors:
@@ -230,7 +238,7 @@ def collect(fabric_dir: Path, options: CollectOptions) -> CollectResult:
     settings = Settings(options.timeouts, options.retries, facts=options.facts)
     out = options.out or fabric_dir / "snapshots" / default_name(started)
     try:
-        writer = SnapshotWriter(out)
+        writer = SnapshotWriter(out, unique=options.out is None)
     except SnapshotExists as exc:
         raise CollectUsageError([str(exc)]) from None
     try:
@@ -238,7 +246,7 @@ def collect(fabric_dir: Path, options: CollectOptions) -> CollectResult:
             targets, settings, scrub, _collector(options, policy, scrub), writer, options
         )
         record = _record(started, options, policy, settings, results)
-        path = writer.finish(list(devices), record)
+        path = writer.finish(list(devices), record, options.publishing)
     except BaseException:
         writer.discard()
         raise

@@ -1,20 +1,25 @@
 """Write a live snapshot atomically: a hidden temp folder, files as devices finish, manifest
 last, then one rename into place. An interrupted run leaves no manifest (the temp folder is
-removed) and never touches an existing snapshot: the target must not exist.
+removed) and never touches an existing snapshot: the target must not exist. Two runs never
+write the same name (a lock per name, taken before any device is contacted).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import fcntl
 import json
 import os
 import secrets
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from fabriclint import __version__
 from fabriclint.collectors.base import DeviceResult
+from fabriclint.models.names import check_device_name
 from fabriclint.snapshot import (
     MANIFEST,
     Manifest,
@@ -38,19 +43,25 @@ def default_name(now: dt.datetime | None = None) -> str:
 
 
 class SnapshotWriter:
-    """Collects device results into a temp folder next to `target`; `finish` publishes it."""
+    """Collects device results into a temp folder next to `target`; `finish` publishes it.
 
-    def __init__(self, target: Path) -> None:
-        if target.exists():
-            raise SnapshotExists(f"{target}: exists already; snapshots are never overwritten")
+    The name is reserved before any device is contacted: an exclusive lock on the hidden file
+    `.NAME.lock` next to it (flock, so a killed run leaves nothing that blocks the next). With
+    `unique` (the default timestamp name) a name that exists or another run holds is replaced
+    by NAME-2, NAME-3...; otherwise SnapshotExists says which of the two it is.
+    """
+
+    def __init__(self, target: Path, unique: bool = False) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
-        self.target = target
-        self.temp = target.parent / f".{target.name}.partial-{secrets.token_hex(4)}"
+        self.target, lock = _reserve(target, unique)
+        self._lock: int | None = lock
+        self.temp = self.target.parent / f".{self.target.name}.partial-{secrets.token_hex(4)}"
         self.temp.mkdir()
         self.entries: dict[str, ManifestDevice] = {}
 
     def add(self, result: DeviceResult) -> None:
         """Write one device's outputs (only an ok device has files) and remember its entry."""
+        check_device_name(result.name)  # validated with the inventory; a folder never a path
         entry = ManifestDevice(platform=result.platform, status=result.status, error=result.reason)
         if result.status == "ok":
             folder = self.temp / result.name
@@ -63,23 +74,76 @@ class SnapshotWriter:
                 entry.sha256[filename] = sha256_of(data)
         self.entries[result.name] = entry
 
-    def finish(self, order: list[str], record: dict[str, Any]) -> Path:
-        """Write collect.json, then the manifest, then rename the folder into place."""
+    def finish(
+        self, order: list[str], record: dict[str, Any], publishing: Callable[[], None] | None = None
+    ) -> Path:
+        """Write collect.json, then the manifest, then rename the folder into place.
+        `publishing` is called just before the rename (the CLI defers Ctrl-C from then on)."""
         entries = {name: self.entries[name] for name in order if name in self.entries}
         atomic_write(self.temp / COLLECT_RECORD, json.dumps(record, indent=2) + "\n")
         created = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         manifest = Manifest(fabriclint=__version__, created=created, source="live", devices=entries)
         atomic_write(self.temp / MANIFEST, manifest.model_dump_json(indent=2) + "\n")
         _fsync_dir(self.temp)
-        if self.target.exists():  # made meanwhile by someone else: keep theirs, fail
+        if self.target.exists():  # made meanwhile outside fabriclint: keep theirs, fail
             raise SnapshotExists(f"{self.target}: appeared during collection; not replaced")
+        if publishing is not None:
+            publishing()
         os.rename(self.temp, self.target)
         _fsync_dir(self.target.parent)
+        self._release()
         return self.target
 
     def discard(self) -> None:
         """Remove the temp folder (an interrupted or failed run)."""
         shutil.rmtree(self.temp, ignore_errors=True)
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            _unlock(self._lock, self.target)
+            self._lock = None
+
+
+def _lock_path(target: Path) -> Path:
+    return target.parent / f".{target.name}.lock"
+
+
+def _try_lock(target: Path) -> int | None:
+    """An fd holding the exclusive lock of `target`'s name, or None when another run has it."""
+    fd = os.open(_lock_path(target), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _unlock(fd: int, target: Path) -> None:
+    with contextlib.suppress(OSError):
+        _lock_path(target).unlink()
+    os.close(fd)
+
+
+def _reserve(target: Path, unique: bool) -> tuple[Path, int]:
+    """(name, lock fd) for a new snapshot; SnapshotExists when `target` cannot be had."""
+    for attempt in range(1, 1000):
+        name = target if attempt == 1 else target.with_name(f"{target.name}-{attempt}")
+        fd = _try_lock(name)
+        if fd is not None and not name.exists():
+            return name, fd
+        held = fd is None
+        if fd is not None:
+            _unlock(fd, name)  # the folder exists: this name is taken for good
+        if not unique:
+            why = (
+                "is being collected by another fabriclint run right now"
+                if held
+                else "exists already; snapshots are never overwritten"
+            )
+            raise SnapshotExists(f"{name}: {why}")
+    raise SnapshotExists(f"{target}: no free snapshot name (tried {target.name}-2 to -999)")
 
 
 def _fsync_dir(path: Path) -> None:

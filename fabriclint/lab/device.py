@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fabriclint.commands import PLATFORMS, SESSION_COMMANDS, SUDO, key_to_command
+from fabriclint.confine import read_inside
 from fabriclint.lab.faults import Fault
-from fabriclint.snapshot import SnapshotError, read_manifest
+from fabriclint.snapshot import SnapshotError, read_manifest, safe_manifest
 
 # What the terminal-setup commands netmiko sends print on each kind of CLI.
 _PREP_REPLIES: dict[str, dict[str, str]] = {
@@ -108,7 +109,7 @@ def eos_extras(name: str, running_config: str) -> dict[str, str]:
 
 def load_snapshot_devices(snapshot: Path) -> list[LabDevice]:
     """Every device the snapshot collected (status ok), answering with its files."""
-    manifest = read_manifest(snapshot)
+    manifest = read_manifest(safe_manifest(snapshot))
     devices: list[LabDevice] = []
     for name, entry in manifest.devices.items():
         if entry.status != "ok" or entry.platform not in PLATFORMS:
@@ -116,7 +117,7 @@ def load_snapshot_devices(snapshot: Path) -> list[LabDevice]:
         outputs: dict[str, str] = {}
         for key, filename in entry.files.items():
             command = key_to_command(entry.platform, key) or key
-            outputs[command] = _read_text(snapshot / name / filename)
+            outputs[command] = _read_text(snapshot / name / filename, snapshot)
         if entry.platform == "eos" and "show running-config" in outputs:
             extras = eos_extras(name, outputs["show running-config"])
             outputs = extras | outputs
@@ -124,9 +125,10 @@ def load_snapshot_devices(snapshot: Path) -> list[LabDevice]:
     return devices
 
 
-def _read_text(path: Path) -> str:
-    """A snapshot file as text; SnapshotError (file and line) when it is not UTF-8."""
-    data = path.read_bytes()
+def _read_text(path: Path, snapshot: Path) -> str:
+    """A snapshot file as text (confined to the snapshot: it is untrusted); SnapshotError
+    (file and line) when it is not UTF-8."""
+    data = read_inside(path, snapshot)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -13,6 +13,7 @@ fail-command     the first command gets the platform's error -> command-failed
 from __future__ import annotations
 
 import fnmatch
+import math
 from dataclasses import dataclass, replace
 
 KINDS = (
@@ -54,8 +55,8 @@ def _number(kind: str, value: str | None, default: float | None) -> float:
         number = float(value)
     except ValueError:
         raise FaultError(f"fault '{kind}:{value}': not a number") from None
-    if number < 0:
-        raise FaultError(f"fault '{kind}:{value}': must not be negative")
+    if not math.isfinite(number) or number < 0:  # float() accepts nan and inf
+        raise FaultError(f"fault '{kind}:{value}': must be a finite number, 0 or more")
     return number
 
 

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from fabriclint.confine import UnsafeInput, check_inside, max_file_size
 from fabriclint.loaders.yaml import Problem, YamlDoc, load_yaml, validate_doc
 from fabriclint.models.intent import Intent
 from fabriclint.models.inventory import Inventory
 from fabriclint.models.policy import Policy
 
 PACKS_DIR = Path(__file__).resolve().parent.parent / "policies"
+_PACK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+"""A built-in pack's name; anything else in `extends` is a path inside the fabric folder."""
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -50,12 +54,32 @@ def available_packs() -> list[str]:
     return sorted(p.stem for p in PACKS_DIR.glob("*.yaml"))
 
 
-def _load_model(path: Path, model: type[M]) -> tuple[M | None, YamlDoc | None, list[Problem]]:
+def _load_model(
+    path: Path, model: type[M], root: Path | None = None
+) -> tuple[M | None, YamlDoc | None, list[Problem]]:
+    """Load and validate one YAML file; a file of the fabric folder `root` must be a regular
+    file inside it (a link out of a PR's fabric folder, or a FIFO, is refused)."""
+    if root is not None:
+        refused = refuse_outside(path, root)
+        if refused is not None:
+            return None, None, [Problem(display_path(path), 1, 1, refused)]
     doc, problems = load_yaml(path, display_path(path))
     if doc is None:
         return None, None, problems
     obj, errors = validate_doc(doc, model)
     return obj, doc, problems + errors
+
+
+def refuse_outside(path: Path, root: Path) -> str | None:
+    """Why `path` must not be read from the fabric folder `root` (see confine.py), or None."""
+    try:
+        max_file_size()
+        check_inside(path, root)
+    except (UnsafeInput, ValueError) as exc:
+        return str(exc).partition(": ")[2] if isinstance(exc, UnsafeInput) else str(exc)
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    return None
 
 
 def _suggest(name: str, known: list[str]) -> str:
@@ -182,16 +206,36 @@ def _merge_policy(base: Policy, over: Policy) -> Policy:
     return merged
 
 
+def _pack_path(name: str, root: Path | None) -> tuple[Path | None, str]:
+    """Where pack `name` lives, or (None, why not). A bare name is a built-in pack; a path
+    (`packs/site.yaml`) is read only from inside the fabric folder `root`."""
+    if _PACK_NAME.fullmatch(name):
+        path = PACKS_DIR / f"{name}.yaml"
+        hint = _suggest(name, available_packs())
+        return (path, "") if path.is_file() else (None, f"unknown policy pack '{name}'{hint}")
+    if root is None:
+        return None, f"policy pack '{name}': a built-in pack can only extend built-in packs"
+    path = root / name
+    try:
+        check_inside(path, root)
+    except UnsafeInput as exc:
+        return None, f"policy pack '{name}': {str(exc).partition(': ')[2]}"
+    except OSError:
+        return None, f"policy pack '{name}': no such file in the fabric folder"
+    return path, ""
+
+
 def resolve_policy(
-    policy: Policy, doc: YamlDoc | None, depth: int = 0
+    policy: Policy, doc: YamlDoc | None, depth: int = 0, root: Path | None = None
 ) -> tuple[Policy, list[Problem]]:
-    """Apply `extends` (built-in packs, recursively) under `policy`."""
+    """Apply `extends` (built-in packs, or pack files inside the fabric folder `root`,
+    recursively) under `policy`."""
     problems: list[Problem] = []
     result = Policy()
     for index, name in enumerate(policy.extends):
-        path = PACKS_DIR / f"{name}.yaml"
-        if not path.is_file() or depth > 5:
-            msg = f"unknown policy pack '{name}'{_suggest(name, available_packs())}"
+        path, why = _pack_path(name, root)
+        if path is None or depth > 5:
+            msg = why or f"policy pack '{name}': extends nests more than 5 deep"
             if doc is not None:
                 problems.append(doc.problem(("extends", index), msg))
             else:
@@ -200,7 +244,8 @@ def resolve_policy(
         pack, pack_doc, errors = _load_model(path, Policy)
         problems += errors
         if pack is not None:
-            resolved, more = resolve_policy(pack, pack_doc, depth + 1)
+            inner = None if path.parent == PACKS_DIR else root  # built-ins extend built-ins
+            resolved, more = resolve_policy(pack, pack_doc, depth + 1, inner)
             problems += more
             result = _merge_policy(result, resolved)
     return _merge_policy(result, policy), problems
@@ -315,21 +360,26 @@ def _check_options(
     return []
 
 
+def _exists(path: Path) -> bool:
+    """There is something by that name (a dangling link or a FIFO too: refused, not ignored)."""
+    return path.is_symlink() or path.exists()
+
+
 def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric:
     """Load and check a fabric directory; raise FabricError listing every problem found."""
     if not root.is_dir():
         raise FabricError([Problem(display_path(root), 1, 1, "fabric directory not found")])
     inv_path = root / "inventory.yaml"
-    if not inv_path.is_file():
+    if not _exists(inv_path):
         raise FabricError([Problem(display_path(inv_path), 1, 1, "inventory.yaml not found")])
-    inventory, inv_doc, problems = _load_model(inv_path, Inventory)
+    inventory, inv_doc, problems = _load_model(inv_path, Inventory, root)
     intent = intent_doc = None
-    if (root / "intent.yaml").is_file():
-        intent, intent_doc, more = _load_model(root / "intent.yaml", Intent)
+    if _exists(root / "intent.yaml"):
+        intent, intent_doc, more = _load_model(root / "intent.yaml", Intent, root)
         problems += more
     policy, policy_doc = Policy(extends=["default"]), None
-    if (root / "policy.yaml").is_file():
-        loaded, policy_doc, more = _load_model(root / "policy.yaml", Policy)
+    if _exists(root / "policy.yaml"):
+        loaded, policy_doc, more = _load_model(root / "policy.yaml", Policy, root)
         problems += more
         policy = loaded or policy
     if inv_doc is not None:
@@ -339,7 +389,7 @@ def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric
     if intent is not None and intent_doc is not None:
         problems += _check_profiles(intent, intent_doc)
     problems += _check_policy(policy, policy_doc, option_models)
-    resolved, more = resolve_policy(policy, policy_doc)
+    resolved, more = resolve_policy(policy, policy_doc, root=root)
     problems += more
     if problems or inventory is None:
         raise FabricError(sorted(set(problems), key=lambda p: (p.file, p.line, p.col)))

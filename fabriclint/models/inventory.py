@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from fabriclint.models.names import NAMES_SCHEMA, DeviceName
 from fabriclint.models.types import Port
 
 PlatformKey = Literal["eos", "nxos", "junos", "sonic", "cumulus", "mlnx-host", "opensm"]
@@ -73,8 +74,8 @@ class Inventory(Strict):
 
     name: str
     """Fabric name, shown in reports."""
-    devices: dict[str, Device]
-    """Devices by name."""
+    devices: dict[DeviceName, Device] = Field(json_schema_extra=NAMES_SCHEMA)
+    """Devices by name (each name one safe path component: it names the device's snapshot folder)."""
     links: list[Link] = Field(default_factory=list)
     """The cabling plan."""
 

@@ -61,7 +61,8 @@ class Policy(Strict):
     """policy.yaml. Codes may be given in full (PFC002) or as prefixes (PFC, ALL)."""
 
     extends: list[str] = Field(default_factory=list)
-    """Built-in policy packs to start from (default, strict, lab-permissive)."""
+    """Policy packs to start from: built-in (default, strict, lab-permissive), or a YAML file
+    inside the fabric folder (`packs/site.yaml`); nothing outside it is read."""
     select: list[RuleCode] | None = None
     """Rules to run (replaces the inherited selection)."""
     extend_select: list[RuleCode] = Field(default_factory=list)

@@ -92,6 +92,42 @@ class UnparseableInput(_ProblemRule):
     kind = "unparseable"
 
 
+UNVERIFIED = "unverified-inputs"
+"""Context.memo key: device -> snapshot files its manifest lists without a sha256 (the engine
+fills it from the snapshot)."""
+
+
+class UnverifiedInput(Rule[NoOptions]):
+    """A snapshot manifest lists a device's files without their sha256 checksums.
+
+    Why: the checksums are how a changed or swapped file is detected (the device is then
+    incomplete, exit 3); without them a file edited after collection is checked as if the
+    device had produced it. A warning by default; the `strict` pack makes it an error.
+
+    Fails: a manifest entry `{"files": {"show running-config": "show_running-config.txt"}}`
+    with no `sha256` map. Passes: every listed file has its sha256 (what `collect` writes).
+    """
+
+    code = "PARSE004"
+    name = "unverified-input"
+    severity = "warning"
+    summary = "Snapshot files without a manifest checksum"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        unverified: dict[str, list[str]] = ctx.memo.get(UNVERIFIED, {})
+        for device, files in sorted(unverified.items()):
+            if device not in ctx.states:
+                continue  # not checked (or not in the inventory): nothing was trusted
+            shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+            yield self.finding(
+                device,
+                "manifest",
+                "manifest.sha256",
+                f"manifest.json gives no sha256 for {len(files)} file(s) of {device} ({shown}): "
+                "a change after collection would go unnoticed",
+            )
+
+
 class SettingDrift(Rule[NoOptions]):
     """A setting intent declares differs from the device (outside its tolerance).
 
@@ -276,6 +312,7 @@ RULES: list[type[Rule[Any]]] = [
     UnrecognizedQosConfig,
     DuplicateKey,
     UnparseableInput,
+    UnverifiedInput,
     SettingDrift,
     SettingMissing,
     DeviceMissing,

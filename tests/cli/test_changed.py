@@ -61,4 +61,33 @@ def test_nothing_changed_checks_nothing_and_is_complete(repo: Path) -> None:
 
 def test_bad_ref_is_a_usage_error(repo: Path) -> None:
     result = runner.invoke(app, ["check", "pod", "-s", "broken", "--changed-since", "no-such-ref"])
-    assert result.exit_code == 2 and "--changed-since: git diff" in result.output
+    assert result.exit_code == 2
+    assert "--changed-since: 'no-such-ref': unknown revision" in result.output
+
+
+@pytest.mark.parametrize(
+    "ref", ["--output=stolen.txt", "-o stolen.txt", "--output=stolen.txt HEAD", "HEAD\n--output=x"]
+)
+def test_ref_is_never_an_option_to_git(repo: Path, ref: str) -> None:
+    result = runner.invoke(app, ["check", "pod", "-s", "broken", f"--changed-since={ref}"])
+    assert result.exit_code == 2, result.output
+    assert "--changed-since" in result.output and "Traceback" not in result.output
+    assert not list(repo.rglob("stolen.txt")) and not (repo / "x").exists()
+
+
+def test_usual_ref_spellings_still_work(repo: Path) -> None:
+    git(
+        repo,
+        "-c",
+        "user.email=t@example.com",
+        "-c",
+        "user.name=t",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "y",
+    )
+    for ref in ("HEAD~1", "HEAD^", "HEAD@{0}"):
+        result = runner.invoke(app, ["check", "pod", "-s", "broken", "--changed-since", ref])
+        assert result.exit_code in (0, 1), (ref, result.output)

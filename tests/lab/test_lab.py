@@ -67,6 +67,10 @@ def test_fault_specs() -> None:
         (["leaf01=explode"], "unknown fault"),
         (["leaf01=latency"], "needs a value"),
         (["leaf01=latency:x"], "not a number"),
+        (["leaf01=latency:nan"], "must be a finite number"),
+        (["leaf01=latency:inf"], "must be a finite number"),
+        (["leaf01=latency:-1"], "must be a finite number"),
+        (["leaf01=slow:nan"], "must be a finite number"),
         (["spine*=hang"], "no device matches"),
         (["leaf01"], "DEVICE_GLOB=kind"),
     ]:
@@ -106,6 +110,10 @@ def test_lab_serve_rejects_bad_input(tmp_path: Path) -> None:
         cli_app(), ["lab", "serve", str(ROCE_POD), "-s", "baseline", "--fault", "x=hang"]
     )
     assert result.exit_code == 2 and "no device matches" in result.stderr
+    result = runner.invoke(
+        cli_app(), ["lab", "serve", str(ROCE_POD), "-s", "baseline", "--latency", "nan"]
+    )
+    assert result.exit_code == 2 and "--latency" in result.stderr  # click's range refuses nan
 
 
 def test_lab_serve_names_a_file_that_is_not_utf8(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from fabriclint.models.common import Source
 from fabriclint.models.state import DeviceState, EcnConfig, InputProblem, Unparsed
+from fabriclint.rules.meta import UNVERIFIED
 from tests.rules.harness import ROCE_INTENT, Case, found, roce_qos, run_case, switch
 
 LINK = [("leaf01:Ethernet1", "leaf02:Ethernet1")]
@@ -53,6 +54,14 @@ CASES: list[Case] = [
     Case("dup-key-clean", "PARSE002", _with_problem("unparseable"), []),
     Case("unparseable", "PARSE003", _with_problem("unparseable"), [("leaf01", "file r.txt")]),
     Case("unparseable-clean", "PARSE003", [switch("leaf01")], []),
+    Case(
+        "no-checksums",
+        "PARSE004",
+        [switch("leaf01"), switch("leaf02")],
+        [("leaf01", "manifest")],
+        memo={UNVERIFIED: {"leaf01": ["show_running-config.txt"], "leaf09": ["x.txt"]}},
+    ),
+    Case("checksums", "PARSE004", [switch("leaf01")], [], memo={UNVERIFIED: {}}),
     Case(
         "mtu-drift",
         "DRIFT001",
