@@ -5,7 +5,8 @@ One wrong setting shows up through several rules: a NIC with PFC on the wrong pr
 link (PFC007) and a fabric inconsistency (FAB002). They are one fault. Findings are joined when
 they share evidence, and each group's cause is its most specific finding:
 
-- the same source line on the same device (every rule read the same setting);
+- the same source line on the same device and the same setting family (every rule read the
+  same setting);
 - the same setting family (MTU, ECN, PFC watchdog, trust, ...) on the same device and port;
 - a link finding (`link A:p - B:q`) and a finding of its family on either end's port;
 - settings of the RoCE queue (ECN on it, its scheduler) and a change of the RoCE classification
@@ -17,7 +18,8 @@ they share evidence, and each group's cause is its most specific finding:
   finding on the same device (the deviation it describes).
 
 Across devices, the cause sits on the end that drifted from intent: the other end is only
-"different from its peer".
+"different from its peer". Then an error explains a warning, never the reverse; then the most
+specific rule. Every step is an index lookup, so grouping stays linear in the findings.
 
 Suppressed findings are their own causes: an accepted finding explains nothing new.
 """
@@ -36,7 +38,7 @@ _RANK_BY_PREFIX: tuple[tuple[str, float], ...] = (
     ("PARSE003", 0),
     ("INV", 1),
     ("QOS005", 1),
-    ("QOS008", 4.6),  # buffers follow the lossless set: the set is the cause
+    ("QOS008", 6.5),  # buffers follow the lossless set: the set (or its drift) is the cause
     ("QOS", 2),
     ("MTU003", 2),
     ("MTU004", 2),
@@ -53,6 +55,7 @@ _RANK_BY_PREFIX: tuple[tuple[str, float], ...] = (
 
 # Setting families, by the first keyword found in a finding's model path.
 _FAMILIES: tuple[tuple[str, str], ...] = (
+    ("infiniband.sm.qos", "ib-qos"),  # `qos FALSE` and the qos_* tables it switches off
     ("watchdog", "watchdog"),
     ("wred", "ecn"),
     ("ecn", "ecn"),
@@ -117,20 +120,40 @@ class _Groups:
                 self.parent[self.find(i)] = first
 
 
+class _Facts:
+    """Each finding's family and port, computed once, and the indexes the joins look up."""
+
+    def __init__(self, findings: list[Finding]) -> None:
+        self.findings = findings
+        self.family = [family(f) for f in findings]
+        self.port = [port(f) for f in findings]
+        self.by_device_family: dict[tuple[str | None, str | None], list[int]] = {}
+        self.by_end: dict[tuple[str | None, str | None, str | None], list[int]] = {}
+        for i, f in enumerate(findings):
+            if f.rule.startswith(("FAB", "SUP")):
+                continue
+            self.by_device_family.setdefault((f.device, self.family[i]), []).append(i)
+            self.by_end.setdefault((f.device, self.port[i], self.family[i]), []).append(i)
+
+
 def link_causes(findings: list[Finding]) -> None:
     """Set `cause` on every finding: its group's root cause's fingerprint (its own if a cause)."""
     active = [f for f in findings if f.suppressed is None]
     for finding in findings:
         finding.cause = finding.fingerprint
+    facts = _Facts(active)
     groups = _Groups(len(active))
-    _join_by_line(active, groups)
-    _join_by_family(active, groups)
-    _join_links(active, groups)
-    _join_roce_queue(active, groups)
-    _join_trust(active, groups)
-    _join_references(active, groups)
-    _join_repeats(active, groups)
-    _join_fabric_views(active, groups)
+    for join in (
+        _join_by_line,
+        _join_by_family,
+        _join_links,
+        _join_roce_queue,
+        _join_trust,
+        _join_references,
+        _join_repeats,
+        _join_fabric_views,
+    ):
+        join(facts, groups)
     members: dict[int, list[Finding]] = {}
     for i, finding in enumerate(active):
         members.setdefault(groups.find(i), []).append(finding)
@@ -140,112 +163,108 @@ def link_causes(findings: list[Finding]) -> None:
             finding.cause = root.fingerprint
 
 
+_SEVERITY = {"error": 0, "warning": 1, "info": 2}
+
+
 def _root(group: list[Finding]) -> Finding:
-    """The group's cause. Across a link the faulty end is the one that drifted from intent
-    (the other end is only "different from its peer"); then the most specific rule."""
+    """The group's cause: on the end that drifted from intent, an error before a warning, then
+    the most specific rule."""
     drifted = {f.device for f in group if f.rule.startswith("DRIFT")}
     return min(
         group,
-        key=lambda f: (bool(drifted) and f.device not in drifted, rank(f), f.rule, f.object),
+        key=lambda f: (
+            bool(drifted) and f.device not in drifted,
+            _SEVERITY[f.severity],
+            rank(f),
+            f.rule,
+            f.object,
+        ),
     )
 
 
 def _join_keyed(
-    findings: list[Finding], groups: _Groups, key: Callable[[Finding], Hashable | None]
+    facts: _Facts, groups: _Groups, key: Callable[[int, Finding], Hashable | None]
 ) -> None:
     by_key: dict[Hashable, list[int]] = {}
-    for i, finding in enumerate(findings):
-        k = key(finding)
+    for i, finding in enumerate(facts.findings):
+        k = key(i, finding)
         if k is not None:
             by_key.setdefault(k, []).append(i)
     for items in by_key.values():
         groups.join(items)
 
 
-def _join_by_line(findings: list[Finding], groups: _Groups) -> None:
-    def key(f: Finding) -> tuple[str | None, str, int] | None:
+def _join_by_line(facts: _Facts, groups: _Groups) -> None:
+    def key(i: int, f: Finding) -> Hashable | None:
         source = f.source
         if source is None or not source.line or f.rule.startswith(("FAB", "SUP", "PARSE001")):
             return None  # FAB findings sit on a representative line, not on their cause's
-        return (f.device, source.file, source.line)
+        # Two faults can share a line (a partition line holds its SL and its members): the
+        # same line joins findings about the same setting only.
+        setting = facts.family[i] or f.path
+        return (f.device, source.file, source.line, setting)
 
-    _join_keyed(findings, groups, key)
+    _join_keyed(facts, groups, key)
 
 
-def _join_by_family(findings: list[Finding], groups: _Groups) -> None:
-    def key(f: Finding) -> tuple[str | None, str, str | None] | None:
-        fam = family(f)
-        if fam is None or f.rule.startswith(("FAB", "SUP", "PARSE", "INTERNAL")):
+def _join_by_family(facts: _Facts, groups: _Groups) -> None:
+    def key(i: int, f: Finding) -> Hashable | None:
+        if facts.family[i] is None or f.rule.startswith(("FAB", "SUP", "PARSE", "INTERNAL")):
             return None
-        return (f.device, fam, port(f))
+        return (f.device, facts.family[i], facts.port[i])
 
-    _join_keyed(findings, groups, key)
+    _join_keyed(facts, groups, key)
     # A device-wide finding of a family joins the per-port findings of the same family.
-    for i, wide in enumerate(findings):
-        if port(wide) is not None or family(wide) is None or wide.rule.startswith("FAB"):
-            continue
-        same = [
-            j
-            for j, f in enumerate(findings)
-            if f.device == wide.device
-            and family(f) == family(wide)
-            and not f.rule.startswith("FAB")
-        ]
-        groups.join([i, *same])
+    for i, wide in enumerate(facts.findings):
+        fam = facts.family[i]
+        if facts.port[i] is None and fam is not None and not wide.rule.startswith("FAB"):
+            groups.join([i, *facts.by_device_family.get((wide.device, fam), [])])
 
 
-def _join_links(findings: list[Finding], groups: _Groups) -> None:
-    for i, link in enumerate(findings):
+def _join_links(facts: _Facts, groups: _Groups) -> None:
+    for i, link in enumerate(facts.findings):
         match = _LINK.match(link.object)
         if match is None:
             continue
-        ends = {(match["a"], match["pa"]), (match["b"], match["pb"])}
-        devices = {match["a"], match["b"]}
-        for j, f in enumerate(findings):
-            if j == i or family(f) != family(link) or f.device not in devices:
-                continue
-            here = port(f)
-            # that end's port, or a device-wide setting of the family at that end
-            if (f.device, here) in ends or (here is None and f.device != link.device):
-                groups.join([i, j])
+        fam = facts.family[i]
+        for device, end in ((match["a"], match["pa"]), (match["b"], match["pb"])):
+            same = facts.by_end.get((device, end, fam), [])
+            wide = facts.by_end.get((device, None, fam), []) if device != link.device else []
+            groups.join([i, *same, *wide])  # that end's port, or a device-wide setting there
 
 
-def _join_roce_queue(findings: list[Finding], groups: _Groups) -> None:
+def _join_roce_queue(facts: _Facts, groups: _Groups) -> None:
     """Settings of the RoCE queue follow the RoCE class: a reclassification explains them."""
-    for i, f in enumerate(findings):
-        if "roce_queue" not in f.path and "priority_queue" not in f.path:
-            continue
-        moved = [
-            j
-            for j, g in enumerate(findings)
-            if g.device == f.device and family(g) == "classification"
-        ]
-        if moved:
-            groups.join([*moved, i])
+    for i, f in enumerate(facts.findings):
+        if "roce_queue" in f.path or "priority_queue" in f.path:
+            moved = facts.by_device_family.get((f.device, "classification"), [])
+            if moved:
+                groups.join([*moved, i])
 
 
-def _join_trust(findings: list[Finding], groups: _Groups) -> None:
+def _join_trust(facts: _Facts, groups: _Groups) -> None:
     """A port that trusts the wrong field classifies nothing by DSCP: its DSCP findings follow."""
-    for i, f in enumerate(findings):
-        if family(f) != "trust":
-            continue
-        here = port(f)
-        for j, g in enumerate(findings):
-            if g.device == f.device and port(g) == here and family(g) == "classification":
-                groups.join([i, j])
+    for i, f in enumerate(facts.findings):
+        if facts.family[i] == "trust":
+            here = facts.port[i]
+            groups.join([i, *facts.by_end.get((f.device, here, "classification"), [])])
 
 
-def _join_references(findings: list[Finding], groups: _Groups) -> None:
-    for i, ref in enumerate(findings):
-        if ref.rule != "QOS005":
-            continue
-        match = _REFERENCED_BY.search(ref.message)
+def _join_references(facts: _Facts, groups: _Groups) -> None:
+    by_device: dict[str | None, list[int]] = {}
+    for j, f in enumerate(facts.findings):
+        by_device.setdefault(f.device, []).append(j)
+    for i, ref in enumerate(facts.findings):
+        match = _REFERENCED_BY.search(ref.message) if ref.rule == "QOS005" else None
         if match is None:
             continue
         by = match["by"]
-        for j, f in enumerate(findings):
-            if j != i and f.device == ref.device and (port(f) == by or by in f.message):
-                groups.join([i, j])
+        found = [
+            j
+            for j in by_device.get(ref.device, [])
+            if facts.port[j] == by or by in facts.findings[j].message
+        ]
+        groups.join([i, *found])
 
 
 _ONE_SETTING_MANY_PLACES = ("PFC004", "PFC006", "IB003")
@@ -253,26 +272,30 @@ _ONE_SETTING_MANY_PLACES = ("PFC004", "PFC006", "IB003")
 turned off globally, a network-qos class without pause, `qos FALSE`)."""
 
 
-def _join_repeats(findings: list[Finding], groups: _Groups) -> None:
-    def key(f: Finding) -> tuple[str | None, str] | None:
+def _join_repeats(facts: _Facts, groups: _Groups) -> None:
+    def key(_i: int, f: Finding) -> Hashable | None:
         return (f.device, f.rule) if f.rule in _ONE_SETTING_MANY_PLACES else None
 
-    _join_keyed(findings, groups, key)
+    _join_keyed(facts, groups, key)
 
 
-def _join_fabric_views(findings: list[Finding], groups: _Groups) -> None:
+def _join_fabric_views(facts: _Facts, groups: _Groups) -> None:
     """A FAB finding left alone joins the nearest other finding on its device."""
-    for i, fab in enumerate(findings):
-        if not fab.rule.startswith("FAB") or family(fab) == "os":
+    size: dict[int, int] = {}
+    for j in range(len(facts.findings)):
+        root = groups.find(j)
+        size[root] = size.get(root, 0) + 1
+    by_device: dict[str | None, list[tuple[int, int]]] = {}
+    for j, f in enumerate(facts.findings):
+        if not f.rule.startswith(("FAB", "SUP")):
+            line = f.source.line if f.source and f.source.line else 0
+            by_device.setdefault(f.device, []).append((line, j))
+    for i, fab in enumerate(facts.findings):
+        if not fab.rule.startswith("FAB") or facts.family[i] == "os":
             continue  # an OS version skew is a fault of its own
-        root = groups.find(i)
-        if any(groups.find(j) == root for j in range(len(findings)) if j != i):
+        if size[groups.find(i)] > 1:
             continue
         line = fab.source.line if fab.source and fab.source.line else 0
-        others = [
-            (abs((f.source.line if f.source and f.source.line else 0) - line), j)
-            for j, f in enumerate(findings)
-            if j != i and f.device == fab.device and not f.rule.startswith(("FAB", "SUP"))
-        ]
+        others = by_device.get(fab.device, [])
         if others:
-            groups.join([i, min(others)[1]])
+            groups.join([i, min((abs(other - line), j) for other, j in others)[1]])
