@@ -75,7 +75,7 @@ def select_devices(
         return None
     names = set(inventory.devices)
     picked = {d for p in changed if (d := _device_of(p, inputs.resolve(), names)) is not None}
-    for (device, _), (peer, _) in inventory.peers().items():
-        if device in picked:
-            picked.add(peer)
-    return picked
+    # The cable neighbours of the changed devices, not theirs in turn (collected apart, so the
+    # answer does not depend on the order of the cabling plan).
+    neighbours = {peer for (device, _), (peer, _) in inventory.peers().items() if device in picked}
+    return picked | neighbours

@@ -171,6 +171,7 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
         missing=probe.missing,
         status=probe.status,
         outside=probe.outside,
+        partial=probe.partial,
         memo={FAILURES: probe.memo.get(FAILURES, [])},
         locate_link_end=_link_locator(fabric),
     )
@@ -224,10 +225,10 @@ def _read_devices(
                 if opts.files is not None
                 else "unchanged since --changed-since"
             )
-            _outside(probe, name, f"{why} (nor a cable neighbour of one)")
+            _outside(probe, name, f"{why} (nor a cable neighbour of one)", partial=True)
             continue
         if limited is not None and name not in limited:
-            _outside(probe, name, "not selected by --limit")
+            _outside(probe, name, "not selected by --limit", partial=True)
             continue
         try:
             state = _load_one(probe, name, device.platform, snap, opts)
@@ -351,9 +352,11 @@ def _require_ports(state: DeviceState, raw: Any, cabled: int) -> None:
     state.problems.append(InputProblem(kind="unparseable", message=message, source=source))
 
 
-def _outside(ctx: Context, name: str, why: str) -> None:
+def _outside(ctx: Context, name: str, why: str, partial: bool = False) -> None:
     ctx.status[name] = "not-checked"
     ctx.outside[name] = why
+    if partial:  # left out by a selection (not a host in --configs): a partial run
+        ctx.partial.add(name)
 
 
 def _missing(ctx: Context, name: str, status: str, why: str) -> None:
@@ -371,9 +374,12 @@ def _run_rules(
     """Run the selected rules; an exception inside one is contained (INTERNAL001) and the
     findings it yielded before failing are kept, so the other rules still report."""
     findings: list[Finding] = []
+    _partial_gaps(ctx)
     for rule_cls in ALL_RULES if rules is None else rules:
         if not selection.selected(rule_cls.code):
             continue
+        if ctx.partial and rule_cls.code in _MAJORITY_RULES:
+            continue  # a majority over the devices checked is not the fabric's (_partial_gaps)
         options = rule_cls.options_model.model_validate(
             fabric.policy.options.get(rule_cls.code, {})
         )
@@ -386,6 +392,27 @@ def _run_rules(
     if rules is None:
         findings += _run_site_rules(ctx, fabric, selection, failures)
     return findings
+
+
+_MAJORITY_RULES = ("FAB001", "FAB002", "FAB003", "FAB004")
+_LINK_RULES = ("PFC007", "MTU001", "MTU002", "NIC001")
+
+
+def _partial_gaps(ctx: Context) -> None:
+    """A run that leaves devices out (--limit, FILES, --changed-since) cannot vote on fabric
+    consistency, nor compare a cable whose far end it did not read: say so (coverage)."""
+    if not ctx.partial:
+        return
+    left_out = (
+        f"the devices left out of this run ({len(ctx.partial)}: --limit, FILES or --changed-since)"
+    )
+    for name in ctx.states:
+        for code in _MAJORITY_RULES:
+            ctx.skip(code, name, f"a majority over the whole fabric, including {left_out}")
+    for (device, _port), (peer, _peer_port) in ctx.inventory.peers().items():
+        if device in ctx.states and peer in ctx.partial:
+            for code in _LINK_RULES:
+                ctx.skip(code, device, f"the far end of its cables to {left_out}")
 
 
 def _run_site_rules(

@@ -30,6 +30,13 @@ class Want:
     intent: Profile
     expected: object
     path: str = ""
+    defined: dict[str, list[str]] | None = None
+    """Names the device's configuration defines, by kind (policy maps, profiles, ...)."""
+
+    def one(self, kind: str, placeholder: str) -> str:
+        """The one object of `kind` the configuration defines, else the placeholder."""
+        names = (self.defined or {}).get(kind, [])
+        return names[0] if len(names) == 1 else placeholder
 
 
 _PORT = re.compile(r"^(?:interfaces|rdma)\.(?P<port>[^.*][^.]*)\.")
@@ -48,7 +55,11 @@ def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
         applied = Counter(p for iface in state.interfaces.values() for p in iface.profiles)
         profile = applied.most_common(1)[0][0] if applied else None
     name = port["port"] if port else None
-    return Want(name, number, profile, intent, finding.expected, finding.path)
+    defined: dict[str, list[str]] = {}
+    for item in state.definitions:
+        if item.name not in defined.setdefault(item.kind, []):
+            defined[item.kind].append(item.name)
+    return Want(name, number, profile, intent, finding.expected, finding.path, defined)
 
 
 def _lossless(want: Want) -> list[int]:
@@ -92,8 +103,9 @@ def _eos_ecn(want: Want) -> str | None:
     pair = _ecn(want)
     if pair is None or want.queue is None:
         return None
+    drop = "      no random-detect drop\n" if "wred_drop" in want.path else ""
     return (
-        f"{_eos_block(want)}\n   tx-queue {want.queue}\n      no random-detect drop\n"
+        f"{_eos_block(want)}\n   tx-queue {want.queue}\n{drop}"
         f"      random-detect ecn minimum-threshold {pair[0]} bytes maximum-threshold "
         f"{pair[1]} bytes"
     )
@@ -136,19 +148,25 @@ def _eos(setting: str, want: Want) -> str | None:
 def _nxos(setting: str, want: Want) -> str | None:
     if setting == "pfc" and _lossless(want):
         cos = " ".join(str(p) for p in _lossless(want))
+        policy = want.one("network-qos-policy-map", "<the system network-qos policy>")
+        roce = want.intent.roce
+        klass = f"c-8q-nq{roce.priority}" if roce else "<the RoCE class>"
         return (
-            "policy-map type network-qos <the system network-qos policy>\n"
-            "  class type network-qos <the RoCE class>\n"
+            f"policy-map type network-qos {policy}\n"
+            f"  class type network-qos {klass}\n"
             f"    pause pfc-cos {cos}"
         )
     if setting == "watchdog":
         return "priority-flow-control watch-dog-interval on"
     if setting == "ecn" and (pair := _ecn(want)) and want.queue is not None:
+        policy = want.one("queuing-policy-map", "<the egress queuing policy>")
+        ecn = want.intent.ecn
+        probability = int(ecn.probability_pct) if ecn and ecn.probability_pct else 100
         return (
-            "policy-map type queuing <the egress queuing policy>\n"
+            f"policy-map type queuing {policy}\n"
             f"  class type queuing c-out-8q-q{want.queue}\n"
             f"    random-detect minimum-threshold {pair[0]} bytes maximum-threshold {pair[1]} "
-            "bytes drop-probability 7 weight 0 ecn"
+            f"bytes drop-probability {probability} weight 0 ecn"
         )
     if setting == "mtu" and want.port and (mtu := _mtu(want, host=False)):
         return f"interface {want.port}\n  mtu {mtu}"
@@ -159,14 +177,16 @@ def _junos(setting: str, want: Want) -> str | None:
     roce = want.intent.roce
     if setting == "pfc" and roce is not None:
         bits = f"{roce.dscp[0]:06b}"
+        profile = want.one("congestion-notification-profile", "<profile>")
         return (
-            "set class-of-service congestion-notification-profile <profile> input dscp "
+            f"set class-of-service congestion-notification-profile {profile} input dscp "
             f"code-point {bits} pfc"
         )
     if setting == "ecn":
         return "set class-of-service schedulers <the RoCE queue's scheduler> explicit-congestion-notification"
     if setting == "mtu" and want.port and (mtu := _mtu(want, host=False)):
-        return f"set interfaces {want.port} mtu {mtu}"
+        # intent's switch MTU is the IP MTU on Junos (the media MTU is 9216 on QFX)
+        return f"set interfaces {want.port} unit 0 family inet mtu {mtu}"
     return None
 
 
@@ -176,8 +196,9 @@ def _sonic(setting: str, want: Want) -> str | None:
         enable = ",".join(str(p) for p in _lossless(want))
         return f'PORT_QOS_MAP|{port}: "pfc_enable": "{enable}"'
     if setting == "ecn" and (pair := _ecn(want)):
+        profile = want.one("WRED_PROFILE", "<the lossless profile>")
         return (
-            'WRED_PROFILE|<the lossless profile>: "ecn": "ecn_all", '
+            f'WRED_PROFILE|{profile}: "ecn": "ecn_all", '
             f'"green_min_threshold": "{pair[0]}", "green_max_threshold": "{pair[1]}"'
         )
     if setting == "mtu" and (mtu := _mtu(want, host=False)):
@@ -198,10 +219,8 @@ def _cumulus(setting: str, want: Want) -> str | None:
         prios = ",".join(str(p) for p in _lossless(want))
         return f"nv set qos pfc default-global switch-priority {prios}"
     if setting == "ecn" and (pair := _ecn(want)) and want.queue is not None:
-        return (
-            f"nv set qos congestion-control default-global traffic-class {want.queue} "
-            f"min-threshold {pair[0]} max-threshold {pair[1]}"
-        )
+        where = f"nv set qos congestion-control default-global traffic-class {want.queue}"
+        return f"{where} min-threshold {pair[0]}\n{where} max-threshold {pair[1]}"
     if setting == "trust":
         return "nv set qos mapping default-global trust l3"
     if setting == "mtu" and want.port and (mtu := _mtu(want, host=False)):

@@ -183,11 +183,11 @@ def check(
         help="With --live: devices collected at once.",
         metavar="N",
     ),
-    timeout: float = typer.Option(
-        30.0,
+    timeout: float | None = typer.Option(
+        None,
         "--timeout",
         min=0.1,
-        help="With --live: seconds per command.",
+        help="With --live: seconds per command (default 30).",
         metavar="SECONDS",
     ),
 ) -> None:
@@ -201,14 +201,20 @@ def check(
         raise fail(["--snapshot and --configs are exclusive: pass one of them"])
     formats = list(fmts or [Format.TEXT])
     _check_outputs(formats, outputs or [])
+    _check_flags(live, quiet, show_suppressed, (out, workers, timeout))
     if live:
         if snapshot is not None or configs is not None:
             raise fail(["--live collects its own snapshot: drop --snapshot/--configs"])
-        live_opts = LiveOptions(overlay, known_hosts, insecure, ssh_config, out, workers, timeout)
+        live_opts = LiveOptions(
+            overlay, known_hosts, insecure, ssh_config, out, workers, timeout or 30.0
+        )
         snapshot = _collect_first(fabric, live_opts, limit or [])
+    files = _named_files(files or [])
     if files and not _touches(fabric, configs, snapshot, files):
         typer.echo(
-            f"nothing of {fabric} among the {len(files)} file(s) named: not checked", err=True
+            f"nothing of {fabric}'s checked inputs among the {len(files)} file(s) named: "
+            "not checked",
+            err=True,
         )
         raise typer.Exit(0)
     opts = CheckOptions(
@@ -269,10 +275,38 @@ class LiveOptions:
     timeout: float
 
 
+# What an output file's extension says it holds: an --output paired (by position) with another
+# format is the classic `-f text -f sarif -o r.sarif` slip, which would write text into r.sarif.
+_EXTENSIONS: dict[str, set[str]] = {
+    ".sarif": {"sarif"},
+    ".xml": {"junit"},
+    ".md": {"markdown"},
+    ".jsonl": {"jsonl"},
+    ".json": {"json", "gitlab", "sarif"},
+    ".txt": {"text", "github"},
+    ".log": {"text", "github"},
+}
+
+
 def _check_outputs(formats: list[Format], outputs: list[Path]) -> None:
+    """Each --output pairs with the --format in the same position; `-` is stdout."""
     if len(outputs) > len(formats):
         raise fail(["more --output files than --format values: give each output its format"])
-    to_stdout = [f.value for i, f in enumerate(formats) if i >= len(outputs)]
+    for index, target in enumerate(outputs):
+        wanted = _EXTENSIONS.get(target.suffix.lower())
+        if str(target) != "-" and wanted and formats[index].value not in wanted:
+            raise fail(
+                [
+                    f"--output {target} is paired with --format {formats[index].value} (outputs "
+                    "pair with formats in order): list the formats that have an --output first"
+                ]
+            )
+    files = [str(t) for t in outputs if str(t) != "-"]
+    if len(files) != len(set(files)):
+        raise fail(["two --output values name the same file: each format needs its own"])
+    to_stdout = [
+        f.value for i, f in enumerate(formats) if i >= len(outputs) or str(outputs[i]) == "-"
+    ]
     if len(to_stdout) > 1:
         raise fail(
             [
@@ -282,14 +316,50 @@ def _check_outputs(formats: list[Format], outputs: list[Path]) -> None:
         )
 
 
-def _touches(fabric: Path, configs: Path | None, snapshot: str | None, files: list[Path]) -> bool:
-    """Whether any named file is one of the fabric's (its YAML, its snapshots, the configs)."""
-    roots = [fabric.resolve()] + ([configs.resolve()] if configs is not None else [])
+def _check_flags(
+    live: bool, quiet: bool, show_suppressed: bool, live_only: tuple[object, ...]
+) -> None:
+    """Flags that contradict each other, or that do nothing without --live, are errors."""
+    if quiet and show_suppressed:
+        raise fail(["--quiet and --show-suppressed contradict each other: pass one of them"])
+    if not live and any(value is not None for value in live_only):
+        raise fail(["--out, --workers and --timeout set how --live collects: add --live"])
+
+
+def _named_files(files: list[Path]) -> list[Path]:
+    """FILES as given, a folder expanded to the files in it; exit 2 for a path that is not there."""
+    out: list[Path] = []
+    for file in files:
+        if file.is_dir():
+            out.extend(sorted(p for p in file.rglob("*") if p.is_file()))
+        elif file.exists():
+            out.append(file)
+        else:
+            raise fail([f"{file}: no such file (FILES are the files whose devices to check)"])
+    return out
+
+
+def _inputs(fabric: Path, configs: Path | None, snapshot: str | None) -> Path | None:
+    """The folder whose files this run reads: the configs, the named or the newest snapshot."""
+    from fabriclint.snapshot import newest_snapshot
+
+    if configs is not None:
+        return configs
     if snapshot is not None:
-        roots.append(Path(snapshot).resolve())
+        named = Path(snapshot)
+        return named if named.is_dir() else fabric / "snapshots" / snapshot
+    return newest_snapshot(fabric / "snapshots")
+
+
+def _touches(fabric: Path, configs: Path | None, snapshot: str | None, files: list[Path]) -> bool:
+    """Whether any named file is one this run reads: the fabric's YAML or a file of its inputs
+    (a file of another snapshot changes nothing this run checks)."""
+    yaml = {(fabric / f"{n}.yaml").resolve() for n in ("inventory", "intent", "policy")}
+    inputs = _inputs(fabric, configs, snapshot)
+    root = inputs.resolve() if inputs is not None else None
     for file in files:
         path = file.resolve()
-        if any(path == root or root in path.parents for root in roots):
+        if path in yaml or (root is not None and root in path.parents):
             return True
     return False
 
@@ -366,7 +436,10 @@ def _collect_first(fabric: Path, live: LiveOptions, limit: list[str]) -> str:
 
 
 def _emit(text: str, target: Path | None) -> None:
-    """Print to stdout, or write a file atomically (exit 2 when it cannot be written)."""
+    """Print to stdout (`-o -` too), or write a file atomically (exit 2 when it cannot be
+    written)."""
+    if target is not None and str(target) == "-":
+        target = None
     from fabriclint.snapshot import atomic_write
 
     if target is None:

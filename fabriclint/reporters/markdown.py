@@ -164,8 +164,16 @@ def _findings(report: Report, max_rows: int) -> list[str]:
         if f.suppressed is None and not f.is_cause:
             folded.setdefault(f.cause, []).append(f)
     active = [f for f in report.findings if f.suppressed is None and f.is_cause]
+    rank = {"error": 2, "warning": 1, "info": 0}
+    worst = {f.fingerprint: f.severity for f in active}  # a cause sits with its worst finding
+    for fingerprint, items in folded.items():
+        for f in items:
+            if fingerprint in worst and rank[f.severity] > rank[worst[fingerprint]]:
+                worst[fingerprint] = f.severity
     for severity, title in SECTIONS:
-        group = sorted((f for f in active if f.severity == severity), key=lambda f: f.device or "")
+        group = sorted(
+            (f for f in active if worst[f.fingerprint] == severity), key=lambda f: f.device or ""
+        )
         if group:
             lines += _section(title, title.lower(), group[:budget], len(group), folded)
             budget -= min(budget, len(group))

@@ -43,6 +43,8 @@ class Context:
     """Inventory device -> status word for the report (ok, unreachable, missing, unsupported, ...)."""
     outside: dict[str, str] = field(default_factory=dict)
     """Inventory devices deliberately left out of this check -> why (status not-checked)."""
+    partial: set[str] = field(default_factory=set)
+    """Inventory devices a selection left out (--limit, FILES, --changed-since)."""
     unexpected: dict[str, str] = field(default_factory=dict)
     """Snapshot devices the inventory does not list -> their platform (DRIFT004)."""
     cabled_count: dict[str, int] = field(default_factory=dict)

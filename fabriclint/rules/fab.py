@@ -62,7 +62,9 @@ def host_nics(ctx: Context, state: DeviceState, code: str, *, roce: bool = False
     cabled = ctx.cabled_ports(state.name)
     ports = [state.rdma[name] for name in cabled if name in state.rdma]
     if len(ports) < len(cabled):
-        ctx.skip(code, state.name)
+        ctx.skip(
+            code, state.name, "RDMA facts (`ibdev2netdev`, `ibv_devinfo -v`) of each cabled netdev"
+        )
     return [port for port in ports if not (roce and is_infiniband(state, port.netdev))]
 
 

@@ -147,7 +147,7 @@ class SettingDrift(Rule[NoOptions]):
         for state in ctx.states.values():
             profile = ctx.profile(state.name)
             if profile is None:
-                ctx.skip(self.code, state.name)
+                ctx.skip(self.code, state.name, "an intent profile for the device's role")
                 continue
             ports = [p.name for p in ctx.rdma_ports(state)]
             roce_dscp = profile.roce.dscp[0] if profile.roce else None
@@ -155,7 +155,11 @@ class SettingDrift(Rule[NoOptions]):
             if key not in ctx.memo:
                 ctx.memo[key] = compare(state, render(profile, state, ports, ctx.states), roce_dscp)
             if any(not d.comparable for d in ctx.memo[key]):
-                ctx.skip(self.code, state.name)  # a threshold in segments/time: not comparable
+                ctx.skip(  # a threshold in segments/time: not comparable
+                    self.code,
+                    state.name,
+                    "thresholds in bytes (the device states some in segments or time)",
+                )
             drifts = [d for d in ctx.memo[key] if d.missing == self.missing and d.comparable]
             for group in _group(drifts):
                 yield self._finding(state.name, group)

@@ -39,7 +39,7 @@ def _nics_with(
         klass = intended(state.name)
         if klass is None:
             if not infiniband_only(state):  # an IB-only host has no RoCE class to compare
-                ctx.skip(code, state.name)
+                ctx.skip(code, state.name, "the RoCE/CNP class in the host's intent profile")
             continue
         for nic in host_nics(ctx, state, code, roce=True):
             yield state.name, nic, klass

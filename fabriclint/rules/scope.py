@@ -280,8 +280,12 @@ def roce_ports(ctx: Context, code: str, state: DeviceState) -> list[Interface]:
     cabled = ctx.cabled_ports(state.name)
     ports = [p for p in ctx.rdma_ports(state) if not is_infiniband(state, p.name)]
     known = [p for p in ports if p.qos is not None or not state.is_host]  # NIC QoS collected?
-    if len(known) < len(ports) or len(ctx.rdma_ports(state)) < len(cabled) or not cabled:
-        ctx.skip(code, state.name)
+    if not cabled:
+        ctx.skip(code, state.name, "cables to it in the cabling plan (inventory.yaml links)")
+    elif len(ctx.rdma_ports(state)) < len(cabled):
+        ctx.skip(code, state.name, "each cabled port in the device's input (INV001 names them)")
+    elif len(known) < len(ports):
+        ctx.skip(code, state.name, "`mlnx_qos -i IF` output for each cabled netdev")
     return known
 
 
@@ -291,8 +295,12 @@ def classified_ports(
     """RDMA ports whose DSCP map is known, given the intended class (skips recorded otherwise)."""
     ports = roce_ports(ctx, code, state)
     known = [p for p in ports if ctx.qos(state, p.name).dscp_to_tc is not None]
-    if (intent is None and ports) or len(known) < len(ports):
-        ctx.skip(code, state.name)
+    if intent is None and ports:
+        ctx.skip(
+            code, state.name, "the RoCE/CNP class (`roce:`, `cnp:`) in the device's intent profile"
+        )
+    elif len(known) < len(ports):
+        ctx.skip(code, state.name, "the DSCP-to-traffic-class map of each cabled port")
     return known if intent is not None else []
 
 

@@ -93,3 +93,13 @@ def test_consequences_fold_into_their_cause_row() -> None:
     assert len(rows) == 1
     assert "+3 consequence(s): DRIFT001 qos, FAB001 qos, gpu01 PFC007" in rows[0]
     assert not [r for r in table_rows(text) if r.startswith("| `DRIFT001`")]
+
+
+def test_a_warning_cause_of_errors_is_listed_with_the_errors() -> None:
+    from tests.reporters.test_text import OK
+
+    cause = finding("PFC001", "pfc-priority-unused", "warning", "leaf01", "interface E1")
+    error = finding("PFC007", "pfc-link-asymmetric", "error", "leaf01", "link x")
+    error.cause = cause.fingerprint
+    text = markdown.render(report_for([cause, error], OK))
+    assert "### Errors (1 cause)" in text and "### Warnings" not in text
