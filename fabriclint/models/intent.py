@@ -10,6 +10,10 @@ from fabriclint.models.ib import IbIntent
 from fabriclint.models.inventory import Strict
 from fabriclint.models.types import Bytes, Dscp, Millis, Mtu, Percent, Priority, RoceMtu
 
+RoceMode = Literal["lossless", "lossy"]
+"""How the network protects RoCE: `lossless` (PFC on its priority, ECN/DCQCN on top) or `lossy`
+(ECN/DCQCN only, no PFC: NVIDIA's `qos roce mode lossy`, the ECN-only designs of many AI fabrics)."""
+
 
 class RoceClass(Strict):
     """The RDMA (RoCE v2) traffic class."""
@@ -17,7 +21,12 @@ class RoceClass(Strict):
     dscp: list[Dscp] = Field(min_length=1)
     """DSCP values RoCE traffic carries (26 in NVIDIA's defaults)."""
     priority: Priority
-    """802.1p priority RoCE maps to and PFC protects."""
+    """802.1p priority RoCE maps to (and, in `lossless` mode, PFC protects)."""
+    mode: RoceMode = "lossless"
+    """`lossless`: PFC must be on the RoCE priority (PFC002) and ECN on lossless queues (ECN001).
+    `lossy`: ECN marking on the RoCE queue is mandatory (ECN005) and PFC on the RoCE priority is
+    a finding (PFC009); CNP handling (QOS004, NIC003) is judged either way. Mixed fabrics give
+    each role a profile of its own mode."""
 
 
 class CnpClass(Strict):
@@ -113,6 +122,21 @@ class Profile(Strict):
     """MTUs."""
     infiniband: IbIntent | None = None
     """InfiniBand: subnet-manager settings, HCA expectations, partitions."""
+
+    @model_validator(mode="after")
+    def _lossy_without_pfc(self) -> Profile:
+        roce, pfc = self.roce, self.pfc
+        if roce is not None and roce.mode == "lossy" and pfc and roce.priority in pfc.priorities:
+            raise ValueError(
+                f"roce.mode is lossy but pfc.priorities lists the RoCE priority "
+                f"{roce.priority}; drop it from pfc.priorities or use mode lossless"
+            )
+        return self
+
+    @property
+    def lossy(self) -> bool:
+        """Whether RoCE runs lossy (ECN only, no PFC) under this profile."""
+        return self.roce is not None and self.roce.mode == "lossy"
 
 
 class RoleIntent(Strict):
