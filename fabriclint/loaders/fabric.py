@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from fabriclint.loaders.yaml import Problem, YamlDoc, load_yaml, validate_doc
-from fabriclint.models.intent import Intent
+from fabriclint.models.intent import Intent, Profile
 from fabriclint.models.inventory import Inventory
 from fabriclint.models.policy import Policy
 
@@ -145,16 +145,33 @@ def _check_profiles(intent: Intent, doc: YamlDoc) -> list[Problem]:
         if prof.roce and prof.cnp and prof.cnp.dscp in prof.roce.dscp:
             message = f"profile '{name}': CNP DSCP {prof.cnp.dscp} is also a RoCE DSCP; CNPs need their own class"
             problems.append(doc.problem(("profiles", name, "cnp", "dscp"), message, value=True))
-        if prof.roce and prof.pfc and prof.roce.priority not in prof.pfc.priorities:
-            message = (
-                f"profile '{name}': RoCE priority {prof.roce.priority} is not among the PFC "
-                f"priorities {sorted(prof.pfc.priorities)}; RoCE would be lossy"
-            )
-            problems.append(doc.problem(("profiles", name, "pfc", "priorities"), message))
+        pfc_problem = _pfc_against_mode(name, prof)
+        if pfc_problem:
+            problems.append(doc.problem(("profiles", name, "pfc", "priorities"), pfc_problem))
         if prof.roce and prof.cnp and prof.cnp.priority == prof.roce.priority:
             message = f"profile '{name}': CNP priority {prof.cnp.priority} equals the RoCE priority"
             problems.append(doc.problem(("profiles", name, "cnp", "priority"), message, value=True))
     return problems
+
+
+def _pfc_against_mode(name: str, prof: Profile) -> str | None:
+    """A PFC list that contradicts the RoCE mode: lossless RoCE needs its priority in it, lossy
+    (ECN-only) RoCE must leave it out."""
+    if prof.roce is None or prof.pfc is None:
+        return None
+    listed = prof.roce.priority in prof.pfc.priorities
+    shown = sorted(prof.pfc.priorities)
+    if prof.lossy and listed:
+        return (
+            f"profile '{name}': roce.mode is lossy but pfc.priorities {shown} lists the RoCE "
+            f"priority {prof.roce.priority}; drop it or use mode lossless"
+        )
+    if not prof.lossy and not listed:
+        return (
+            f"profile '{name}': RoCE priority {prof.roce.priority} is not among the PFC "
+            f"priorities {shown}; RoCE would be lossy (say roce.mode: lossy if it is meant to be)"
+        )
+    return None
 
 
 def roles_without_profile(intent: Intent, inv: Inventory) -> list[str]:

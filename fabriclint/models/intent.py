@@ -26,7 +26,8 @@ class RoceClass(Strict):
     """`lossless`: PFC must be on the RoCE priority (PFC002) and ECN on lossless queues (ECN001).
     `lossy`: ECN marking on the RoCE queue is mandatory (ECN005) and PFC on the RoCE priority is
     a finding (PFC009); CNP handling (QOS004, NIC003) is judged either way. Mixed fabrics give
-    each role a profile of its own mode."""
+    each role a profile of its own mode. A lossy profile must not list the RoCE priority in
+    `pfc.priorities` (`validate` refuses it); a lossless one must."""
 
 
 class CnpClass(Strict):
@@ -122,16 +123,6 @@ class Profile(Strict):
     """MTUs."""
     infiniband: IbIntent | None = None
     """InfiniBand: subnet-manager settings, HCA expectations, partitions."""
-
-    @model_validator(mode="after")
-    def _lossy_without_pfc(self) -> Profile:
-        roce, pfc = self.roce, self.pfc
-        if roce is not None and roce.mode == "lossy" and pfc and roce.priority in pfc.priorities:
-            raise ValueError(
-                f"roce.mode is lossy but pfc.priorities lists the RoCE priority "
-                f"{roce.priority}; drop it from pfc.priorities or use mode lossless"
-            )
-        return self
 
     @property
     def lossy(self) -> bool:

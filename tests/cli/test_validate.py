@@ -181,6 +181,18 @@ def test_references_checked_even_when_a_profile_fails_the_schema(fabric_dir: Pat
     assert "role 'leaf' uses undefined profile 'rocee'; did you mean 'roce'?" in out
 
 
+def test_lossy_profile_without_pfc_is_valid(fabric_dir: Path) -> None:
+    intent = fabric_dir / "intent.yaml"
+    text = intent.read_text()
+    text = text.replace("priority: 3}", "priority: 3, mode: lossy}", 1)
+    text = text.replace(
+        "pfc: {priorities: [3], watchdog: {enabled: true}}", "pfc: {priorities: []}"
+    )
+    intent.write_text(text)
+    code, out = run_validate(fabric_dir)
+    assert code == 0, out
+
+
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
@@ -198,6 +210,11 @@ def test_references_checked_even_when_a_profile_fails_the_schema(fabric_dir: Pat
             "cnp: {dscp: 48, priority: 6}",
             "cnp: {dscp: 48, priority: 3}",
             "CNP priority 3 equals the RoCE priority",
+        ),
+        (
+            "roce: {dscp: [26], priority: 3}",
+            "roce: {dscp: [26], priority: 3, mode: lossy}",
+            "roce.mode is lossy but pfc.priorities [3] lists the RoCE priority 3",
         ),
         (
             "roce: 4096",

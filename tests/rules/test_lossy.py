@@ -11,7 +11,6 @@ import copy
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
 
 from fabriclint.models.intent import Intent
 from fabriclint.models.raw import RawDevice, RawOutput
@@ -199,13 +198,6 @@ def test_mode_defaults_to_lossless() -> None:
     assert not profile.lossy
 
 
-def test_lossy_with_pfc_on_the_roce_priority_is_refused() -> None:
-    with pytest.raises(
-        ValidationError, match=r"lossy but pfc\.priorities lists the RoCE priority 3"
-    ):
-        Intent.model_validate(lossy_intent(pfc={"priorities": [3]}))
-
-
 def test_mixed_fabric_each_role_its_mode() -> None:
     intent = lossy_intent()
     intent["profiles"]["lossless"] = ROCE_INTENT["profiles"]["roce"]
@@ -279,3 +271,14 @@ def test_eos_ecn_only_leaf(edit: tuple[str, str] | None, rule: str, expect: list
     assert edit is None or text != EOS_LOSSY
     links = [("leaf01:Ethernet1/1", "gpu01:ens1np0"), ("leaf01:Ethernet2/1", "gpu02:ens1np0")]
     assert found(Case("eos", rule, [_eos(text)], [], links, LOSSY)) == expect
+
+
+@pytest.mark.parametrize(
+    ("state", "intent", "skipped"),
+    [(lossy_leaf(), LOSSY, set()), (leaf(), ROCE_INTENT, {"leaf01"})],
+    ids=["lossy-nothing-to-size", "lossless-class-mtu-unknown"],
+)
+def test_mtu004_skips_only_where_something_is_lossless(
+    state: DeviceState, intent: dict[str, Any], skipped: set[str]
+) -> None:
+    assert skips(Case("mtu004", "MTU004", [state], [], LINKS2, intent)) == skipped
