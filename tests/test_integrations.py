@@ -29,7 +29,7 @@ def test_ci_doc_flags_exist() -> None:
     doc = (ROOT / "docs" / "ci.md").read_text()
     help_text = CliRunner().invoke(app, ["check", "--help"], terminal_width=200).output
     for flag in sorted(set(re.findall(r"(--[a-z][a-z-]+)", doc))):
-        if flag in ("--fetch-depth", "--no-deps"):  # git and pip flags
+        if flag in ("--fetch-depth", "--no-deps", "--pfc"):  # git, pip and mlnx_qos flags
             continue
         owner = {"--fabric": "diff", "--debug": "fabriclint"}.get(flag, "check")
         command = [] if owner == "fabriclint" else [owner]

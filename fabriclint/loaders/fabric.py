@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,6 +28,8 @@ class Fabric:
     intent: Intent | None
     policy: Policy
     docs: dict[str, YamlDoc] = field(default_factory=dict)
+    warnings: list[Problem] = field(default_factory=list)
+    """Located problems that do not stop a check (a platform without a parser)."""
 
 
 class FabricError(Exception):
@@ -97,6 +100,33 @@ def _check_inventory(doc: YamlDoc) -> list[Problem]:
             problems.append(doc.problem(loc, message))
         seen.setdefault((device, port), int(loc[1]))
     return problems
+
+
+def _platform_hint(value: str, known: list[str]) -> str:
+    """A did-you-mean: a supported key inside the name (`arista_eos`, netmiko's name for
+    `eos`), else the closest spelling."""
+    words = set(re.split(r"[_.-]+", value))
+    inside = [k for k in known if k in words]
+    return f"; did you mean '{inside[0]}'?" if inside else _suggest(value, known)
+
+
+def platform_warnings(doc: YamlDoc, inventory: Inventory) -> list[Problem]:
+    """A warning for each device whose platform no parser supports: accepted (the inventory may
+    describe the whole fabric), but such a device is never checked, so `check` is incomplete."""
+    from fabriclint.parsers import SUPPORTED_PLATFORMS
+
+    known = list(SUPPORTED_PLATFORMS)
+    out = []
+    for name, device in inventory.devices.items():
+        if device.platform in known:
+            continue
+        message = (
+            f"device '{name}': no parser for platform '{device.platform}'"
+            f"{_platform_hint(device.platform, known)} (supported: {', '.join(known)}); "
+            "`check` reports it unsupported and the result incomplete (exit 3)"
+        )
+        out.append(doc.problem(("devices", name, "platform"), message, value=True))
+    return out
 
 
 def _profile_refs(data: dict[Any, Any]) -> list[tuple[tuple[str | int, ...], str, str]]:
@@ -365,4 +395,7 @@ def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric
         for name, d in (("inventory", inv_doc), ("intent", intent_doc), ("policy", policy_doc))
         if d
     }
-    return Fabric(root=root, inventory=inventory, intent=intent, policy=resolved, docs=docs)
+    warnings = platform_warnings(inv_doc, inventory) if inv_doc is not None else []
+    return Fabric(
+        root=root, inventory=inventory, intent=intent, policy=resolved, docs=docs, warnings=warnings
+    )

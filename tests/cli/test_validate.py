@@ -37,8 +37,8 @@ def test_valid_fabric_passes(fabric_dir: Path) -> None:
         (
             "inventory.yaml",
             "platform: eos",
-            "platform: ios",
-            "inventory.yaml:3:22: devices.leaf01.platform: Input should be",
+            "platform: IOS",
+            "inventory.yaml:3:22: devices.leaf01.platform: String should match pattern",
         ),
         (
             "inventory.yaml",
@@ -159,7 +159,7 @@ def test_cabling_checked_even_when_a_device_fails_the_schema(fabric_dir: Path) -
     inv = fabric_dir / "inventory.yaml"
     inv.write_text(
         inv.read_text()
-        .replace("platform: eos", "platform: ios")
+        .replace("platform: eos", "platform: IOS")
         .replace('"gpu01:ens1np0"', '"gpu9:x"')
     )
     code, out = run_validate(fabric_dir)
