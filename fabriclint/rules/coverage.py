@@ -35,6 +35,7 @@ NEEDS: dict[str, str] = {
     "NIC002": f"{_ECN_SYSFS} and {_ROCE}",
     "NIC003": f"`cma_roce_tos` and {_ECN_SYSFS} (CNP DSCP and priority), and a `cnp:` class in intent",
     "NIC004": f"`cma_roce_tos -d DEV -p 1` output for each HCA, and {_ROCE}",
+    "NIC007": f"{_HOST_QOS} (DSCP trust and dscp2prio) and `cma_roce_tos -d DEV -p 1` output",
     "NIC005": f"port state and rate ({_VERBS}) and the NIC model",
     "NIC006": f"NIC model with firmware and driver versions ({_VERBS}, `ethtool -i IF`)",
     "FAB001": _ROCE_CNP,
