@@ -14,7 +14,10 @@ def validate(
         ..., help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml).", metavar="FABRIC"
     ),
 ) -> None:
-    """Validate inventory, intent and policy: each problem as file:line:col: message; exit 2 if any."""
+    """Validate inventory, intent and policy: each problem as file:line:col: message; exit 2 if any.
+
+    Warnings (file:line:col: warning: ...) do not change the exit code: a device whose platform
+    has no parser is accepted, and `check` then reports it unsupported (incomplete, exit 3)."""
     from fabriclint.engine import option_models
     from fabriclint.loaders.fabric import FabricError, load_fabric, roles_without_profile
 
@@ -24,6 +27,8 @@ def validate(
         typer.echo(f"{len(exc.problems)} problem(s) found", err=True)
         raise fail(exc.problems) from None
     inv = loaded.inventory
+    for warning in loaded.warnings:
+        typer.echo(f"{warning.file}:{warning.line}:{warning.col}: warning: {warning.message}")
     if loaded.intent is not None:
         for role in roles_without_profile(loaded.intent, inv):
             typer.echo(

@@ -275,6 +275,13 @@ def _one_per_missing_partition(drifts: list[Drift]) -> list[Drift]:
     ]
 
 
+def _no_pfc_wanted(state: DeviceState, key: str, exp: Expected) -> bool:
+    """Intent wants no lossless priority (a lossy-RoCE profile's `pfc: {priorities: []}`) and
+    the switch has no PFC configuration at all: PFC is off by default on every supported switch
+    OS, so nothing is missing. A host whose PFC state was not collected stays unknown."""
+    return key == "qos.pfc.priorities" and exp.value == [] and not state.is_host
+
+
 def _compare_one(
     state: DeviceState,
     obj: str,
@@ -286,6 +293,8 @@ def _compare_one(
 ) -> list[Drift]:
     actual, source = actual_value(state, port, key, roce_dscp, qos)
     if actual is not None and (exp.accepts(actual) or _trust_covers(key, exp, actual)):
+        return []
+    if actual is None and _no_pfc_wanted(state, key, exp):
         return []
     if actual is None and (source is None or not source.line):
         source = owner_source(state, port, key, qos, roce_dscp) or source

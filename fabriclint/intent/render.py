@@ -1,6 +1,9 @@
 """Render intent into the expected settings of one device, keyed by object identity.
 
-Only what the profile declares is rendered, so drift never compares undeclared settings.
+Only what the profile declares is rendered, so drift never compares undeclared settings. The
+RoCE mode (`roce.mode`) is judged by the rules (PFC002 lossless, PFC009/ECN005 lossy); drift
+renders `pfc.priorities` as declared (`[]` for lossy RoCE, met by a switch without PFC) and no
+watchdog expectation where a lossy profile leaves nothing lossless.
 Keys are model paths; values carry an optional tolerance for numeric thresholds.
 """
 
@@ -47,7 +50,7 @@ def _switch_port(profile: Profile) -> dict[str, Expected]:
     if profile.mtu and profile.mtu.switch_port:
         out["mtu"] = Expected(profile.mtu.switch_port, label="MTU")
     out.update(_common_port(profile))
-    if profile.pfc and profile.pfc.watchdog:
+    if profile.pfc and profile.pfc.watchdog and _pauses(profile):
         wd = profile.pfc.watchdog
         out["qos.pfc.watchdog.enabled"] = Expected(wd.enabled, label="PFC watchdog")
         if wd.detection_ms is not None:
@@ -86,6 +89,13 @@ def _switch_port(profile: Profile) -> dict[str, Expected]:
                 queue.weight, label=f"weight of priority {prio}"
             )
     return out
+
+
+def _pauses(profile: Profile) -> bool:
+    """Whether the profile has any lossless priority to watch. A lossy-RoCE profile
+    (`roce.mode: lossy`) with `pfc: {priorities: []}` has none, so its switches run no PFC and
+    no watchdog, and a watchdog expectation would only report the watchdog's absence."""
+    return not profile.lossy or bool(profile.pfc and profile.pfc.priorities)
 
 
 def _common_port(profile: Profile) -> dict[str, Expected]:

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from fabriclint.confine import UnsafeInput, check_inside, max_file_size
 from fabriclint.loaders.yaml import Problem, YamlDoc, load_yaml, validate_doc
-from fabriclint.models.intent import Intent
+from fabriclint.models.intent import Intent, Profile
 from fabriclint.models.inventory import Inventory
 from fabriclint.models.policy import Policy
 
@@ -31,6 +31,8 @@ class Fabric:
     intent: Intent | None
     policy: Policy
     docs: dict[str, YamlDoc] = field(default_factory=dict)
+    warnings: list[Problem] = field(default_factory=list)
+    """Located problems that do not stop a check (a platform without a parser)."""
 
 
 class FabricError(Exception):
@@ -123,6 +125,33 @@ def _check_inventory(doc: YamlDoc) -> list[Problem]:
     return problems
 
 
+def _platform_hint(value: str, known: list[str]) -> str:
+    """A did-you-mean: a supported key inside the name (`arista_eos`, netmiko's name for
+    `eos`), else the closest spelling."""
+    words = set(re.split(r"[_.-]+", value))
+    inside = [k for k in known if k in words]
+    return f"; did you mean '{inside[0]}'?" if inside else _suggest(value, known)
+
+
+def platform_warnings(doc: YamlDoc, inventory: Inventory) -> list[Problem]:
+    """A warning for each device whose platform no parser supports: accepted (the inventory may
+    describe the whole fabric), but such a device is never checked, so `check` is incomplete."""
+    from fabriclint.parsers import SUPPORTED_PLATFORMS
+
+    known = list(SUPPORTED_PLATFORMS)
+    out = []
+    for name, device in inventory.devices.items():
+        if device.platform in known:
+            continue
+        message = (
+            f"device '{name}': no parser for platform '{device.platform}'"
+            f"{_platform_hint(device.platform, known)} (supported: {', '.join(known)}); "
+            "`check` reports it unsupported and the result incomplete (exit 3)"
+        )
+        out.append(doc.problem(("devices", name, "platform"), message, value=True))
+    return out
+
+
 def _profile_refs(data: dict[Any, Any]) -> list[tuple[tuple[str | int, ...], str, str]]:
     """(location, who, profile name) of every profile reference in raw intent data."""
     refs: list[tuple[tuple[str | int, ...], str, str]] = []
@@ -169,16 +198,33 @@ def _check_profiles(intent: Intent, doc: YamlDoc) -> list[Problem]:
         if prof.roce and prof.cnp and prof.cnp.dscp in prof.roce.dscp:
             message = f"profile '{name}': CNP DSCP {prof.cnp.dscp} is also a RoCE DSCP; CNPs need their own class"
             problems.append(doc.problem(("profiles", name, "cnp", "dscp"), message, value=True))
-        if prof.roce and prof.pfc and prof.roce.priority not in prof.pfc.priorities:
-            message = (
-                f"profile '{name}': RoCE priority {prof.roce.priority} is not among the PFC "
-                f"priorities {sorted(prof.pfc.priorities)}; RoCE would be lossy"
-            )
-            problems.append(doc.problem(("profiles", name, "pfc", "priorities"), message))
+        pfc_problem = _pfc_against_mode(name, prof)
+        if pfc_problem:
+            problems.append(doc.problem(("profiles", name, "pfc", "priorities"), pfc_problem))
         if prof.roce and prof.cnp and prof.cnp.priority == prof.roce.priority:
             message = f"profile '{name}': CNP priority {prof.cnp.priority} equals the RoCE priority"
             problems.append(doc.problem(("profiles", name, "cnp", "priority"), message, value=True))
     return problems
+
+
+def _pfc_against_mode(name: str, prof: Profile) -> str | None:
+    """A PFC list that contradicts the RoCE mode: lossless RoCE needs its priority in it, lossy
+    (ECN-only) RoCE must leave it out."""
+    if prof.roce is None or prof.pfc is None:
+        return None
+    listed = prof.roce.priority in prof.pfc.priorities
+    shown = sorted(prof.pfc.priorities)
+    if prof.lossy and listed:
+        return (
+            f"profile '{name}': roce.mode is lossy but pfc.priorities {shown} lists the RoCE "
+            f"priority {prof.roce.priority}; drop it or use mode lossless"
+        )
+    if not prof.lossy and not listed:
+        return (
+            f"profile '{name}': RoCE priority {prof.roce.priority} is not among the PFC "
+            f"priorities {shown}; RoCE would be lossy (say roce.mode: lossy if it is meant to be)"
+        )
+    return None
 
 
 def roles_without_profile(intent: Intent, inv: Inventory) -> list[str]:
@@ -398,4 +444,7 @@ def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric
         for name, d in (("inventory", inv_doc), ("intent", intent_doc), ("policy", policy_doc))
         if d
     }
-    return Fabric(root=root, inventory=inventory, intent=intent, policy=resolved, docs=docs)
+    warnings = platform_warnings(inv_doc, inventory) if inv_doc is not None else []
+    return Fabric(
+        root=root, inventory=inventory, intent=intent, policy=resolved, docs=docs, warnings=warnings
+    )

@@ -10,6 +10,10 @@ from fabriclint.models.ib import IbIntent
 from fabriclint.models.inventory import Strict
 from fabriclint.models.types import Bytes, Dscp, Millis, Mtu, Percent, Priority, RoceMtu
 
+RoceMode = Literal["lossless", "lossy"]
+"""How the network protects RoCE: `lossless` (PFC on its priority, ECN/DCQCN on top) or `lossy`
+(ECN/DCQCN only, no PFC: NVIDIA's `qos roce mode lossy`, the ECN-only designs of many AI fabrics)."""
+
 
 class RoceClass(Strict):
     """The RDMA (RoCE v2) traffic class."""
@@ -17,7 +21,13 @@ class RoceClass(Strict):
     dscp: list[Dscp] = Field(min_length=1)
     """DSCP values RoCE traffic carries (26 in NVIDIA's defaults)."""
     priority: Priority
-    """802.1p priority RoCE maps to and PFC protects."""
+    """802.1p priority RoCE maps to (and, in `lossless` mode, PFC protects)."""
+    mode: RoceMode = "lossless"
+    """`lossless`: PFC must be on the RoCE priority (PFC002) and ECN on lossless queues (ECN001).
+    `lossy`: ECN marking on the RoCE queue is mandatory (ECN005) and PFC on the RoCE priority is
+    a finding (PFC009); CNP handling (QOS004, NIC003) is judged either way. Mixed fabrics give
+    each role a profile of its own mode. A lossy profile must not list the RoCE priority in
+    `pfc.priorities` (`validate` refuses it); a lossless one must."""
 
 
 class CnpClass(Strict):
@@ -113,6 +123,11 @@ class Profile(Strict):
     """MTUs."""
     infiniband: IbIntent | None = None
     """InfiniBand: subnet-manager settings, HCA expectations, partitions."""
+
+    @property
+    def lossy(self) -> bool:
+        """Whether RoCE runs lossy (ECN only, no PFC) under this profile."""
+        return self.roce is not None and self.roce.mode == "lossy"
 
 
 class RoleIntent(Strict):

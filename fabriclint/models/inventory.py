@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from fabriclint.models.names import NAMES_SCHEMA, DeviceName
 from fabriclint.models.types import Port
 
 PlatformKey = Literal["eos", "nxos", "junos", "sonic", "cumulus", "mlnx-host", "opensm"]
+"""The platforms fabriclint parses (editors complete these from the JSON Schema)."""
+
+PlatformName = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]*$", min_length=2, max_length=40),
+    Field(examples=list(get_args(PlatformKey))),
+]
+"""A platform key: one of PlatformKey, or a platform fabriclint has no parser for (dellos10,
+iosxr, ...), accepted so the inventory can describe the whole fabric; `validate` warns and
+`check` reports such a device `unsupported` (incomplete, exit 3), never checked clean."""
 
 
 class Strict(BaseModel):
@@ -32,8 +42,9 @@ class Credentials(Strict):
 class Device(Strict):
     """One device of the fabric."""
 
-    platform: PlatformKey
-    """Platform key: which parser and collector apply (eos, mlnx-host, ...)."""
+    platform: PlatformName
+    """Platform key: which parser and collector apply (eos, mlnx-host, ...). Any other lower-case
+    name is accepted with a warning and makes `check` incomplete (the device is unsupported)."""
     role: str
     """Role name (leaf, spine, gpu-host, ...); intent chooses a profile per role."""
     host: str | None = None

@@ -1,4 +1,5 @@
-"""ECN rules (ECN001-ECN004): marking on lossless queues, threshold sanity, WRED drop."""
+"""ECN rules (ECN001-ECN005): marking on lossless queues and on the queue of lossy (ECN-only)
+RoCE, threshold sanity, WRED drop."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from pydantic import Field
 
-from fabriclint.models.resolve import tc_priority
+from fabriclint.models.resolve import Resolution, tc_priority
 from fabriclint.models.state import (
     DeviceState,
     EcnConfig,
@@ -28,6 +29,7 @@ from fabriclint.rules.scope import (
     owner,
     pfc_source,
     roce_ports,
+    roce_resolutions,
     sites,
 )
 
@@ -289,9 +291,74 @@ class WredDropOnLossless(FaultRule[NoOptions]):
                     )
 
 
+class LossyRoceQueueWithoutEcn(FaultRule[NoOptions]):
+    """The queue RoCE lands in has no ECN marking, where intent runs RoCE lossy (ECN only).
+
+    Why: without PFC, ECN marking is the only congestion signal DCQCN gets; a RoCE queue that
+    never marks fills up and drops, and every drop costs a go-back-N retransmission. NVIDIA's
+    lossy RoCE (`qos roce mode lossy`) keeps ECN marking on the RoCE traffic class for exactly
+    this reason. Judged only for profiles with `roce.mode: lossy`, on the cabled switch ports
+    (NIC reaction and notification points are NIC002's): each intended RoCE DSCP is resolved to
+    its egress queue, which must mark ECN. A queue that is lossless after all is ECN001's (and
+    PFC009's) finding. Options: none. Skipped when the port's DSCP map is unknown.
+
+    Failing (EOS, intent RoCE DSCP 26 priority 3, mode lossy)::
+
+        qos map dscp 26 to traffic-class 3
+        qos profile ROCE
+           tx-queue 3
+              bandwidth percent 50
+
+    Passing::
+
+        qos map dscp 26 to traffic-class 3
+        qos profile ROCE
+           tx-queue 3
+              bandwidth percent 50
+              random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes
+    """
+
+    code = "ECN005"
+    name = "lossy-roce-queue-without-ecn"
+    severity = "error"
+    summary = "The RoCE queue has no ECN marking where intent runs RoCE lossy (ECN only)"
+
+    def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
+        roce = ctx.roce(state.name)
+        if state.is_host or roce is None or roce.mode != "lossy":
+            return
+        for iface, res in roce_resolutions(ctx, self.code, state):
+            if res.lossless or (res.ecn is not None and res.ecn.enabled):
+                continue
+            yield _lossy_no_ecn(state, iface, ctx.qos(state, iface.name), res)
+
+
+def _lossy_no_ecn(state: DeviceState, iface: Interface, qos: QosConfig, res: Resolution) -> Fault:
+    queue = res.queue if res.queue is not None else res.tc
+    ecn, conf = res.ecn, res.scheduler
+    source = first(
+        ecn.src("enabled") if ecn else None,
+        conf.src() if conf else None,
+        *res.sources,
+    )
+    status = "is disabled" if ecn is not None else "is not configured"
+    return Fault(
+        owner(state, iface, "queues", "tc_to_queue", "dscp_to_tc", source=source),
+        f"queues.{queue}.ecn",
+        f"RoCE DSCP {res.dscp} runs lossy (ECN only) in queue {queue} {{where}}, but ECN marking "
+        f"there {status}, so congestion is signalled only by drops",
+        expected={"enabled": True},
+        actual={"enabled": False} if ecn is not None else None,
+        source=source,
+        queue=queue,
+        ports=[iface.name],
+    )
+
+
 RULES: list[type[Rule[Any]]] = [
     LosslessQueueWithoutEcn,
     EcnThresholdOrder,
     EcnThresholdImplausible,
     WredDropOnLossless,
+    LossyRoceQueueWithoutEcn,
 ]

@@ -219,8 +219,10 @@ class LosslessClassMtuSmaller(Rule[NoOptions]):
     it: a RoCE class left at 1500 behind 9216-byte ports drops every jumbo RoCE packet. The rule compares each lossless class's MTU with
     the MTU of the RDMA ports carrying it.
 
-    The per-class MTU is `QueueConfig.mtu`; EOS and ConnectX hosts have none, so there the rule
-    is listed in the report's coverage as not evaluated (never a silent pass).
+    The per-class MTU is `QueueConfig.mtu`; EOS has none, so there the rule is listed in the
+    report's coverage as not evaluated (never a silent pass). A switch with no lossless priority
+    on its RDMA ports (ECN-only, lossy RoCE) has no class to size and is not a gap; hosts are
+    never judged (a per-class MTU is a switch-side notion).
 
     Options: none.
 
@@ -241,7 +243,7 @@ class LosslessClassMtuSmaller(Rule[NoOptions]):
             state = ctx.states[name]
             classes = _lossless_class_mtus(ctx, state)
             if not classes:
-                if not state.is_host and state.platform != "opensm":  # a switch-side notion
+                if _has_lossless(ctx, state):  # lossless classes whose MTU is not configured
                     ctx.skip(self.code, name)
                 continue
             for queue, (class_mtu, port, port_mtu) in sorted(classes.items()):
@@ -256,6 +258,14 @@ class LosslessClassMtuSmaller(Rule[NoOptions]):
                         actual=class_mtu,
                         source=ctx.qos(state, port).queues[queue].src("mtu"),  # type: ignore[index]
                     )
+
+
+def _has_lossless(ctx: Context, state: DeviceState) -> bool:
+    """Whether a switch has a lossless priority on some RDMA port: a per-class MTU is a
+    switch-side notion, and an ECN-only (lossy RoCE) switch has no lossless class to size."""
+    if state.is_host or state.platform == "opensm":
+        return False
+    return any(lossless_priorities(ctx.qos(state, i.name)) for i in ctx.rdma_ports(state))
 
 
 def _lossless_class_mtus(ctx: Context, state: DeviceState) -> dict[int, tuple[int, str, int]]:

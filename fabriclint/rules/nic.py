@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from fabriclint.models.finding import Finding
 from fabriclint.models.intent import CnpClass, RoceClass
 from fabriclint.models.resolve import lossless_priorities
-from fabriclint.models.state import DeviceState, RdmaPort
+from fabriclint.models.state import DeviceState, QosConfig, RdmaPort, Trust
 from fabriclint.parsers.mlnx_models import family
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.fab import Issue, Setting, gather, host_nics, hosts, report
@@ -473,6 +473,135 @@ def _checked_nics(ctx: Context, state: DeviceState, code: str) -> list[RdmaPort]
     return host_nics(ctx, state, code) + uncabled_ib_ports(ctx, state)
 
 
+# ---- NIC007 -------------------------------------------------------------------------------------
+
+DEFAULT_ROCE_TOS = 0
+"""cma_roce_tos when nobody set it: RDMA-CM traffic leaves with ToS 0 (DSCP 0)."""
+DEFAULT_CNP_DSCP = 48
+"""roce_np/cnp_dscp of the mlx5 driver when nobody set it."""
+
+
+def _default_note(value: int, default: int) -> str:
+    return ", the driver default" if value == default else ""
+
+
+_DSCP_TRUST = (Trust.DSCP, Trust.BOTH)
+
+
+def _protected(qos: QosConfig, nic: RdmaPort) -> tuple[list[int], str]:
+    """Priorities the NIC protects, and how: its PFC priorities, or, on a NIC without PFC
+    (lossy RoCE), the priorities with DCQCN on at both points."""
+    lossless = lossless_priorities(qos)
+    if lossless:
+        return lossless, "PFC"
+    dcqcn = sorted(p for p, on in nic.ecn_rp.items() if on and nic.ecn_np.get(p))
+    return dcqcn, "DCQCN"
+
+
+class NicEffectiveClassUnprotected(Rule[NoOptions]):
+    """The priority a NIC's RoCE traffic or CNPs really use is not the one it protects.
+
+    Judges the values in force, defaults included, not only what was set: RDMA-CM traffic leaves
+    with `cma_roce_tos` (ToS 0, DSCP 0, until someone sets it) and CNPs with `roce_np/cnp_dscp`
+    (48 by default); with DSCP trust the NIC's own dscp2prio map (`mlnx_qos`) puts each DSCP on a
+    priority. RoCE must land on the intent's RoCE priority or, without a RoCE class in intent,
+    on a priority the NIC protects: one with PFC on, or, on a NIC without PFC (lossy RoCE), one
+    with DCQCN on at both the notification and the reaction point. CNPs must not share the
+    priority RoCE data uses: they would queue behind the congestion they signal (NVIDIA's
+    defaults give them DSCP 48, priority 6). A ToS or CNP DSCP other than the intent's is
+    NIC004's or NIC003's finding; this rule catches the NIC's own map sending the right DSCP to
+    the wrong priority, and, without intent, a default left in force. Options: none. Skipped
+    when the ToS or the NIC's QoS was not collected, or the NIC does not trust DSCP.
+
+    Fails (mlnx_qos --trust dscp --pfc 0,0,0,1,0,0,0,0, no intent; cma_roce_tos never set)::
+
+        cma_roce_tos -d mlx5_0 -p 1   ->  0   (DSCP 0: dscp2prio puts it on priority 0)
+
+    Passes::
+
+        cma_roce_tos -d mlx5_0 -p 1 -t 106   (DSCP 26: dscp2prio puts it on priority 3)
+    """
+
+    code = "NIC007"
+    name = "nic-effective-class-unprotected"
+    severity = "error"
+    summary = "the priority a NIC's RoCE traffic (or CNPs) really use is not the one it protects"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for state in hosts(ctx):
+            for nic in host_nics(ctx, state, self.code, roce=True):
+                yield from self._check_nic(ctx, state, nic)
+
+    def _check_nic(self, ctx: Context, state: DeviceState, nic: RdmaPort) -> Iterator[Finding]:
+        qos = ctx.qos(state, nic.netdev)
+        if nic.roce_tos is None or qos.dscp_to_tc is None or qos.trust not in _DSCP_TRUST:
+            ctx.skip(self.code, state.name)
+            return
+        dscp = nic.roce_tos >> 2
+        priority = ctx.resolve(state, nic.netdev, dscp).priority
+        wanted = self._wanted(ctx, state, nic, dscp)
+        if priority is None or wanted is None:
+            return
+        if priority not in wanted[0]:
+            yield self._roce(state.name, nic, (dscp, priority), *wanted)
+        else:
+            yield from self._check_cnp(ctx, state, nic, priority)
+
+    @staticmethod
+    def _wanted(
+        ctx: Context, state: DeviceState, nic: RdmaPort, dscp: int
+    ) -> tuple[list[int], str] | None:
+        """The priorities RoCE must land on, and what says so; None when another rule judges
+        (a DSCP other than the intent's is NIC004's finding) or nothing is protected."""
+        roce = ctx.roce(state.name)
+        if roce is not None:
+            return ([roce.priority], "the RoCE class") if dscp in roce.dscp else None
+        qos = ctx.qos(state, nic.netdev)
+        protected, how = _protected(qos, nic)
+        return (protected, f"its {how}") if protected else None
+
+    def _check_cnp(
+        self, ctx: Context, state: DeviceState, nic: RdmaPort, roce_priority: int
+    ) -> Iterator[Finding]:
+        cnp = ctx.cnp(state.name)
+        if nic.cnp_dscp is None or (cnp is not None and cnp.dscp != nic.cnp_dscp):
+            return  # a CNP DSCP other than the intent's is NIC003's finding
+        if ctx.resolve(state, nic.netdev, nic.cnp_dscp).priority == roce_priority:
+            yield self._cnp(state.name, nic, nic.cnp_dscp, roce_priority)
+
+    def _roce(
+        self, device: str, nic: RdmaPort, landed: tuple[int, int], protected: list[int], how: str
+    ) -> Finding:
+        dscp, priority = landed
+        tos = nic.roce_tos or 0
+        word = "priority" if len(protected) == 1 else "priorities"
+        return self.finding(
+            device,
+            _iface(nic.netdev),
+            f"rdma.{nic.netdev}.dscp_to_tc.{dscp}",
+            f"{nic.netdev}'s RoCE traffic leaves with DSCP {dscp} (cma_roce_tos {tos}"
+            f"{_default_note(tos, DEFAULT_ROCE_TOS)}), which the NIC's dscp2prio map puts on "
+            f"priority {priority}, but {how} is on {word} "
+            f"{', '.join(map(str, protected))}: RoCE leaves the NIC unprotected",
+            expected=f"a DSCP on {word} {', '.join(map(str, protected))}",
+            actual={"roce_tos": tos, "dscp": dscp, "priority": priority},
+            source=nic.src("roce_tos"),
+        )
+
+    def _cnp(self, device: str, nic: RdmaPort, dscp: int, priority: int) -> Finding:
+        return self.finding(
+            device,
+            _iface(nic.netdev),
+            f"rdma.{nic.netdev}.cnp_dscp",
+            f"{nic.netdev} sends CNPs with DSCP {dscp}{_default_note(dscp, DEFAULT_CNP_DSCP)}, "
+            f"which the NIC's dscp2prio map puts on priority {priority}, the priority its RoCE "
+            "data uses: CNPs queue behind the congestion they signal",
+            expected="a CNP DSCP on a priority of its own",
+            actual={"cnp_dscp": dscp, "priority": priority},
+            source=nic.src("cnp_dscp"),
+        )
+
+
 RULES: list[type[Rule[Any]]] = [
     NicPfcMismatch,
     NicDcqcnDisabled,
@@ -480,4 +609,5 @@ RULES: list[type[Rule[Any]]] = [
     NicRoceTosMismatch,
     NicPortDown,
     NicFirmwareSkew,
+    NicEffectiveClassUnprotected,
 ]

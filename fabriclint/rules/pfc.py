@@ -1,4 +1,5 @@
-"""PFC rules (PFC001-PFC008): lossless priorities, watchdog, classification, link symmetry."""
+"""PFC rules (PFC001-PFC009): lossless priorities, watchdog, classification, link symmetry, and
+PFC where intent runs RoCE lossy (ECN only)."""
 
 from __future__ import annotations
 
@@ -92,7 +93,8 @@ class RdmaPriorityNotLossless(FaultRule[NoOptions]):
     collapses throughput. Resolves each intended RoCE DSCP on every cabled port (switches and NICs).
     When the DSCP lands on a priority other than the intended one the DSCP map is reported,
     otherwise the PFC priority list. Options: none. Skipped without a RoCE class in intent or when
-    the port's DSCP map is unknown.
+    the port's DSCP map is unknown. Not judged where intent runs RoCE lossy (`roce.mode: lossy`,
+    ECN only): there PFC on the RoCE priority is PFC009's finding instead.
 
     Failing (EOS, intent RoCE DSCP 26 priority 3)::
 
@@ -112,6 +114,8 @@ class RdmaPriorityNotLossless(FaultRule[NoOptions]):
 
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
         roce = ctx.roce(state.name)
+        if roce is not None and roce.mode == "lossy":
+            return  # ECN-only RoCE: no PFC is the intent (PFC009 judges the opposite)
         for iface, res in roce_resolutions(ctx, self.code, state):
             if not res.lossless and roce is not None:
                 yield self._fault(state, iface, ctx.qos(state, iface.name), res, roce.priority)
@@ -475,6 +479,63 @@ def _timer_faults(site: Site, wd: PfcWatchdog, limits: TimerRange) -> Iterator[F
         )
 
 
+class PfcOnLossyRoce(FaultRule[NoOptions]):
+    """PFC is on for the priority RoCE rides, where intent runs RoCE lossy (ECN only).
+
+    Why: a lossy (ECN/DCQCN-only) design chooses drops over pauses: its buffers carry no PFC
+    headroom and its hosts expect no pause frames (NVIDIA `qos roce mode lossy`, "RoCE lossy" in
+    the Cumulus Linux and Onyx user guides). A port that still pauses the RoCE priority spreads
+    congestion to its neighbours with none of the lossless design's headroom or watchdog, and
+    the two ends of the link disagree on what a full queue means. Judged only for profiles with
+    `roce.mode: lossy`, on every cabled port, switches and NICs: each intended RoCE DSCP is
+    resolved and the priority it lands in must have no PFC. Options: none. Skipped when the
+    port's DSCP map is unknown.
+
+    Failing (EOS, intent RoCE DSCP 26 priority 3, mode lossy)::
+
+        qos map dscp 26 to traffic-class 3
+        qos profile ROCE
+           priority-flow-control on
+           priority-flow-control priority 3 no-drop
+
+    Passing::
+
+        qos map dscp 26 to traffic-class 3
+        qos profile ROCE
+           tx-queue 3
+              random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes
+    """
+
+    code = "PFC009"
+    name = "pfc-on-lossy-roce"
+    severity = "error"
+    summary = "PFC is on for the RoCE priority where intent runs RoCE lossy (ECN only)"
+
+    def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
+        roce = ctx.roce(state.name)
+        if roce is None or roce.mode != "lossy":
+            return
+        for iface, res in roce_resolutions(ctx, self.code, state):
+            if res.lossless:
+                yield self._fault(state, iface, ctx.qos(state, iface.name), res)
+
+    def _fault(
+        self, state: DeviceState, iface: Interface, qos: QosConfig, res: Resolution
+    ) -> Fault:
+        lossless = lossless_priorities(qos)
+        source = pfc_source(qos)
+        return Fault(
+            owner(state, iface, "pfc", source=source),
+            "pfc.priorities",
+            f"RoCE DSCP {res.dscp} maps to priority {res.priority} {{where}}, which has PFC on "
+            f"(lossless priorities: {lossless}), but intent runs RoCE lossy (ECN only, no PFC)",
+            expected=[p for p in lossless if p != res.priority],
+            actual=lossless,
+            source=source,
+            ports=[iface.name],
+        )
+
+
 RULES: list[type[Rule[Any]]] = [
     PfcPriorityUnused,
     RdmaPriorityNotLossless,
@@ -484,4 +545,5 @@ RULES: list[type[Rule[Any]]] = [
     PfcEnabledNoPriority,
     PfcLinkAsymmetric,
     PfcWatchdogTimersInvalid,
+    PfcOnLossyRoce,
 ]

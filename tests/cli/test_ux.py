@@ -85,7 +85,8 @@ def test_platform_typo_gets_a_did_you_mean(tmp_path: Path) -> None:
     inv = fabric / "inventory.yaml"
     inv.write_text(inv.read_text().replace("platform: eos", "platform: arista_eos", 1))
     code, out = run("validate", str(fabric))
-    assert code == 2 and "(got 'arista_eos'); did you mean 'eos'?" in out
+    # any platform name is accepted (a platform without a parser is a warning, `check` exit 3)
+    assert code == 0 and "no parser for platform 'arista_eos'; did you mean 'eos'?" in out
 
 
 def test_help_is_readable_at_80_columns() -> None:

@@ -37,8 +37,8 @@ def test_valid_fabric_passes(fabric_dir: Path) -> None:
         (
             "inventory.yaml",
             "platform: eos",
-            "platform: ios",
-            "inventory.yaml:3:22: devices.leaf01.platform: Input should be",
+            "platform: IOS",
+            "inventory.yaml:3:22: devices.leaf01.platform: String should match pattern",
         ),
         (
             "inventory.yaml",
@@ -159,7 +159,7 @@ def test_cabling_checked_even_when_a_device_fails_the_schema(fabric_dir: Path) -
     inv = fabric_dir / "inventory.yaml"
     inv.write_text(
         inv.read_text()
-        .replace("platform: eos", "platform: ios")
+        .replace("platform: eos", "platform: IOS")
         .replace('"gpu01:ens1np0"', '"gpu9:x"')
     )
     code, out = run_validate(fabric_dir)
@@ -181,6 +181,18 @@ def test_references_checked_even_when_a_profile_fails_the_schema(fabric_dir: Pat
     assert "role 'leaf' uses undefined profile 'rocee'; did you mean 'roce'?" in out
 
 
+def test_lossy_profile_without_pfc_is_valid(fabric_dir: Path) -> None:
+    intent = fabric_dir / "intent.yaml"
+    text = intent.read_text()
+    text = text.replace("priority: 3}", "priority: 3, mode: lossy}", 1)
+    text = text.replace(
+        "pfc: {priorities: [3], watchdog: {enabled: true}}", "pfc: {priorities: []}"
+    )
+    intent.write_text(text)
+    code, out = run_validate(fabric_dir)
+    assert code == 0, out
+
+
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
@@ -198,6 +210,11 @@ def test_references_checked_even_when_a_profile_fails_the_schema(fabric_dir: Pat
             "cnp: {dscp: 48, priority: 6}",
             "cnp: {dscp: 48, priority: 3}",
             "CNP priority 3 equals the RoCE priority",
+        ),
+        (
+            "roce: {dscp: [26], priority: 3}",
+            "roce: {dscp: [26], priority: 3, mode: lossy}",
+            "roce.mode is lossy but pfc.priorities [3] lists the RoCE priority 3",
         ),
         (
             "roce: 4096",
