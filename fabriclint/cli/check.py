@@ -283,8 +283,6 @@ _EXTENSIONS: dict[str, set[str]] = {
     ".md": {"markdown"},
     ".jsonl": {"jsonl"},
     ".json": {"json", "gitlab", "sarif"},
-    ".txt": {"text", "github"},
-    ".log": {"text", "github"},
 }
 
 

@@ -43,8 +43,15 @@ def test_limit_checks_only_the_selected_devices_and_stays_complete() -> None:
 
 
 def test_files_named_by_pre_commit_check_only_their_devices(tmp_path: Path) -> None:
-    code, out = run("check", str(POD), "-s", "broken", str(tmp_path / "notes.txt"))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not the fabric's\n")
+    code, out = run("check", str(POD), "-s", "broken", str(notes))
     assert code == 0 and "nothing of" in out  # a file outside the fabric: nothing to do
+    code, out = run("check", str(POD), "-s", "broken", str(tmp_path / "typo.cfg"))
+    assert code == 2 and "no such file" in out
+    other = POD / "snapshots" / "baseline" / "leaf03" / "show_running-config.txt"
+    code, out = run("check", str(POD), "-s", "broken", str(other))
+    assert code == 0 and "nothing of" in out  # another snapshot's file changes nothing here
     leaf = POD / "snapshots" / "broken" / "leaf03" / "show_running-config.txt"
     code, out = run("check", str(POD), "-s", "broken", str(leaf), "-f", "json")
     report = json.loads(out)
@@ -53,6 +60,49 @@ def test_files_named_by_pre_commit_check_only_their_devices(tmp_path: Path) -> N
     assert "leaf03" in checked and "gpu04" in checked and "leaf01" not in checked
     code, out = run("check", str(POD), "-s", "broken", str(POD / "intent.yaml"), "-f", "json")
     assert all(d["status"] == "ok" for d in json.loads(out)["devices"])  # intent: everything
+    folder = POD / "snapshots" / "broken" / "leaf04"
+    code, out = run("check", str(POD), "-s", "broken", str(folder), "-f", "json")
+    checked = {d["name"] for d in json.loads(out)["devices"] if d["status"] == "ok"}
+    assert checked == {
+        "leaf04",
+        "spine01",
+        "spine02",
+        "gpu03",
+        "gpu04",
+    }  # no neighbours' neighbours
+
+
+def test_outputs_pair_safely_and_contradictions_are_refused(tmp_path: Path) -> None:
+    sarif = tmp_path / "r.sarif"
+    code, out = run(
+        "check", str(POD), "-s", "broken", "-f", "text", "-f", "sarif", "-o", str(sarif)
+    )
+    assert code == 2 and "is paired with --format text" in out and not sarif.exists()
+    code, out = run(
+        "check", str(POD), "-s", "broken", "-f", "json", "-o", "-", "-f", "sarif", "-o", "-"
+    )
+    assert code == 2 and "both go to stdout" in out
+    code, out = run("check", str(POD), "-s", "baseline", "-f", "json", "-o", "-")
+    assert code == 0 and json.loads(out)["summary"]["complete"] is True
+    same = str(tmp_path / "x.json")
+    code, out = run(
+        "check", str(POD), "-s", "broken", "-f", "json", "-o", same, "-f", "gitlab", "-o", same
+    )
+    assert code == 2 and "same file" in out
+    code, out = run("check", str(POD), "-s", "broken", "--quiet", "--show-suppressed")
+    assert code == 2 and "contradict" in out
+    code, out = run("check", str(POD), "-s", "broken", "--workers", "8")
+    assert code == 2 and "add --live" in out
+
+
+def test_a_partial_run_says_what_it_could_not_compare() -> None:
+    code, out = run("check", str(POD), "-s", "broken", "--limit", "leaf03", "-f", "json")
+    assert code == 1
+    report = json.loads(out)
+    gaps = {g["rule"]: g["missing"] for g in report["coverage"]}
+    assert "far end of its cables" in gaps["MTU002"]  # the seeded MTU002 needs gpu04
+    assert "majority over the whole fabric" in gaps["FAB004"]
+    assert not [f for f in report["findings"] if f["rule"].startswith("FAB")]
 
 
 def test_quiet_and_statistics() -> None:
