@@ -584,7 +584,7 @@ def run_check(opts: CheckOptions) -> CheckResult:
     except Exception as exc:  # grouping is a view: the findings stand without it
         failures.append(Failure.of("root-cause grouping", exc))
     _add_fixes(findings, ctx, failures)
-    report = with_failures(build_report(fabric, snap, ctx, findings), failures)
+    report = with_failures(_report_or_minimal(fabric, snap, ctx, findings, failures), failures)
     fail_on: Severity = opts.fail_on or fabric.policy.fail_on or "error"
     return CheckResult(
         report=report,
@@ -599,13 +599,41 @@ def _add_fixes(findings: list[Finding], ctx: Context, failures: list[Failure]) -
     """Fix-it hints in the vendor's syntax (fixes.py); a failure leaves the findings without."""
     from fabriclint.fixes import hint
 
+    failed: set[str] = set()
     for finding in findings:
         device = finding.device
         try:
             finding.fix = hint(finding, ctx.states.get(device or ""), ctx.profile(device or ""))
-        except Exception as exc:
-            failures.append(Failure.of(f"fix hint for {finding.rule}", exc, device))
-            return
+        except Exception as exc:  # one failure per rule is enough to report; the rest go on
+            if finding.rule not in failed:
+                failed.add(finding.rule)
+                failures.append(Failure.of(f"fix hint for {finding.rule}", exc, device))
+
+
+def _report_or_minimal(
+    fabric: Fabric, snap: Snapshot, ctx: Context, findings: list[Finding], failures: list[Failure]
+) -> Report:
+    """The report; if building it fails, one that still carries every finding (incomplete)."""
+    try:
+        return build_report(fabric, snap, ctx, findings)
+    except Exception as exc:
+        failures.append(Failure.of("building the report", exc))
+        devices = [
+            DeviceSummary(
+                name=n, platform=d.platform, role=d.role, status=ctx.status.get(n, "missing")
+            )
+            for n, d in fabric.inventory.devices.items()
+        ]
+        counts = {sev: sum(1 for f in findings if f.severity == sev) for sev in SEVERITY_RANK}
+        summary = Summary(devices=len(devices), complete=False, findings=counts, suppressed=0)
+        return Report(
+            fabriclint=__version__,
+            fabric=fabric.inventory.name,
+            snapshot=snap.path,
+            summary=summary,
+            devices=devices,
+            findings=findings,
+        )
 
 
 def _selects(selection: Selection, prefix: str) -> bool:
@@ -627,11 +655,31 @@ def _suppress(
     for file, items in inline.items():
         inline[file] = [i for i in items if any(_selects(selection, c) for c in i.codes)]
     outcome = apply(findings, policy, inline, baseline, opts.today)
+    _locate_policy_notes(outcome.notes, policy, fabric)
     notes: dict[str, list[Finding]] = {}
     for note in outcome.notes:
         notes.setdefault(note.rule, []).append(note)
     ctx.memo[NOTES] = notes
     return _run_rules(ctx, fabric, selection, failures, sup.RULES)
+
+
+def _locate_policy_notes(notes: list[Finding], policy: list[Any], fabric: Fabric) -> None:
+    """SUP001/SUP002 on a policy suppression point at its line in policy.yaml."""
+    doc = fabric.docs.get("policy")
+    raw = doc.data.get("suppressions") if doc is not None and isinstance(doc.data, dict) else None
+    if doc is None or not isinstance(raw, list):
+        return
+    file = display_path(fabric.root / "policy.yaml")
+    for note in notes:
+        index = note.path.removeprefix("suppressions.")
+        if note.source is not None or not index.isdigit() or int(index) >= len(policy):
+            continue
+        wanted = policy[int(index)]
+        for position, entry in enumerate(raw):
+            same = isinstance(entry, dict) and entry.get("rule") == wanted.rule
+            if same and entry.get("device", "*") == wanted.device:
+                note.source = Source(file=file, line=doc.where(("suppressions", position))[0])
+                break
 
 
 class UsageError(Exception):

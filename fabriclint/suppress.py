@@ -69,12 +69,18 @@ def read_baseline(path: Path) -> set[str]:
         raise BaselineError(f"{path}: not a fabriclint baseline: {exc}") from exc
 
 
+RUN_FINDINGS = ("INTERNAL001", "DRIFT003")
+"""About the run, not the configuration (fabriclint failed, a device was not read): never
+accepted into a baseline, or a later run would hide them."""
+
+
 def baseline_text(findings: Iterable[Finding]) -> str:
     """The baseline of a run: every finding not already suppressed for another reason."""
     prints = {
         f.fingerprint: f"{f.rule} {f.device or '-'} {f.path}"
         for f in findings
-        if f.suppressed is None or f.suppressed.startswith("baseline")
+        if (f.suppressed is None or f.suppressed.startswith("baseline"))
+        and f.rule not in RUN_FINDINGS
     }
     body = BaselineFile(fabriclint=__version__, fingerprints=dict(sorted(prints.items())))
     return body.model_dump_json(indent=2) + "\n"

@@ -214,3 +214,41 @@ def test_ctrl_c_under_a_command_is_exit_130() -> None:
     )
     assert done.returncode == 130
     assert "Traceback" not in done.stderr
+
+
+def test_a_failing_report_builder_still_reports_every_finding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(*_args: Any, **_kw: Any) -> Any:
+        raise ZeroDivisionError("division by zero")
+
+    clean = run_check(CheckOptions(fabric_dir=POD, snapshot="broken"))
+    monkeypatch.setattr("fabriclint.engine.build_report", broken)
+    result = run_check(CheckOptions(fabric_dir=POD, snapshot="broken"))
+    assert result.exit_code == ExitCode.INCOMPLETE
+    assert {f.fingerprint for f in clean.report.findings} <= {
+        f.fingerprint for f in result.report.findings
+    }
+    assert (
+        "building the report: ZeroDivisionError: division by zero" in result.report.internal_errors
+    )
+
+
+def test_a_failing_fix_hint_is_reported_once_and_the_other_hints_stay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fabriclint import fixes
+
+    real = fixes.hint
+
+    def flaky(finding: Finding, *args: Any) -> str | None:
+        if finding.rule == "NIC003":
+            raise KeyError("cnp")
+        return real(finding, *args)
+
+    monkeypatch.setattr(fixes, "hint", flaky)
+    result = run_check(CheckOptions(fabric_dir=POD, snapshot="broken"))
+    assert result.exit_code == ExitCode.INCOMPLETE
+    internal = [f.object for f in result.report.findings if f.rule == "INTERNAL001"]
+    assert internal == ["fix hint for NIC003"]
+    assert any(f.fix for f in result.report.findings if f.rule == "NIC004")

@@ -241,10 +241,7 @@ def check(
     view = View(color, display_path(fabric / "inventory.yaml"), quiet, show_suppressed)
     render_all(result, formats, outputs or [], view)
     if statistics:
-        from fabriclint.reporters.text import statistics as stats
-
-        to_stdout = any(i >= len(outputs or []) for i in range(len(formats)))
-        typer.echo(stats(result.report), nl=False, err=to_stdout and formats != [Format.TEXT])
+        _statistics(result, formats, outputs or [])
     if write_baseline is not None:
         from fabriclint.suppress import baseline_text
 
@@ -360,6 +357,21 @@ def _touches(fabric: Path, configs: Path | None, snapshot: str | None, files: li
         if path in yaml or (root is not None and root in path.parents):
             return True
     return False
+
+
+def _statistics(result: CheckResult, formats: list[Format], outputs: list[Path]) -> None:
+    """`--statistics`: after the text report on stdout, or on stderr beside another format."""
+    from fabriclint.reporters.text import statistics
+    from fabriclint.rules.internal import Failure
+
+    try:
+        text = statistics(result.report)
+    except Exception as exc:
+        result.contain(Failure.of("--statistics", exc))
+        show_failures(result.failures[-1:])
+        return
+    to_stdout = [f for i, f in enumerate(formats) if i >= len(outputs) or str(outputs[i]) == "-"]
+    typer.echo(text, nl=False, err=bool(to_stdout) and to_stdout != [Format.TEXT])
 
 
 def render_all(result: CheckResult, formats: list[Format], outputs: list[Path], view: View) -> None:

@@ -86,6 +86,22 @@ def test_policy_suppression_expiry_and_unused(pod: Path) -> None:
     assert [rule for rule, _ in sup] == ["SUP001", "SUP002"]
     assert "spine09" in sup[0][1] and "expired on 2026-01-31" in sup[1][1]
     assert code == 1
+    lines = {
+        f["rule"]: f["source"]["line"] for f in report["findings"] if f["rule"].startswith("SUP")
+    }
+    assert lines == {"SUP001": 5, "SUP002": 4}  # each at its suppression in policy.yaml
+
+
+def test_a_baseline_never_accepts_findings_about_the_run(pod: Path) -> None:
+    from fabriclint.models.finding import Finding
+    from fabriclint.suppress import baseline_text
+
+    made = [
+        Finding(rule=r, name="x", severity="error", device="d", object="o", path=r, message="m")
+        for r in ("INTERNAL001", "DRIFT003", "PFC002")
+    ]
+    written = json.loads(baseline_text(made))["fingerprints"]
+    assert [v.split()[0] for v in written.values()] == ["PFC002"]
 
 
 def test_policy_suppression_needs_a_reason(pod: Path) -> None:
