@@ -303,6 +303,8 @@ def hint(finding: Finding, state: DeviceState | None, intent: Profile | None) ->
         hca = nic.hca if nic and nic.hca else "<hca>"
         tos = want.expected if isinstance(want.expected, int) else intent.roce.dscp[0] << 2 | 2
         return f"cma_roce_tos -d {hca} -t {tos}"
+    if finding.rule == "PFC009" and state.is_host:  # lossy RoCE: PFC off on the NIC
+        return f"mlnx_qos -i {want.port or '<netdev>'} --pfc 0,0,0,0,0,0,0,0"
     write = _BY_PLATFORM.get(state.platform)
     if setting is None or write is None:
         return None
