@@ -53,6 +53,7 @@ def test_baseline_then_broken_then_baseline(fabric: Path) -> None:
 def test_every_format_says_the_same(fabric: Path) -> None:
     nightly(fabric, "--snapshot", "baseline")
     code, doc, _ = nightly(fabric, "--snapshot", "broken")
+    assert code == 1
     latest = fabric / "reports" / "latest"
     assert (
         latest.resolve().name
@@ -133,6 +134,7 @@ def test_metrics_textfile(fabric: Path, tmp_path: Path) -> None:
     prom = tmp_path / "textfile" / "fabriclint.prom"
     nightly(fabric, "--snapshot", "baseline", "--metrics", str(prom))
     code, doc, _ = nightly(fabric, "--snapshot", "broken", "--metrics", str(prom))
+    assert code == 1
     text = prom.read_text()
     values = dict(re.findall(r"^(fabriclint_nightly_\S+) (\S+)$", text, re.M))
     for severity, count in doc["summary"]["open_by_severity"].items():
@@ -157,8 +159,13 @@ def test_history_command(fabric: Path) -> None:
         nightly(fabric, "--snapshot", snap)
     runner = CliRunner()
     runs = json.loads(runner.invoke(app, ["history", str(fabric), "-f", "json"]).stdout)
-    assert [(r["snapshot"], r["new"], r["resolved"]) for r in runs][0] == ("baseline", 0, 0)
-    assert [r["persisting"] for r in runs] == [0, 0, runs[1]["new"], 0]
+    n = len(_failing_broken())
+    assert [(r["snapshot"], r["new"], r["persisting"], r["resolved"]) for r in runs] == [
+        ("baseline", 0, 0, 0),
+        ("broken", n, 0, 0),
+        ("broken", 0, n, 0),
+        ("baseline", 0, 0, n),
+    ]
     fingerprint = _failing_broken()[0]
     life = json.loads(
         runner.invoke(
