@@ -31,6 +31,8 @@ summary{cursor:pointer} .sev-error{color:#c62828} .sev-warning{color:#b36b00} .s
 """
 
 SCRIPT = """
+var data = JSON.parse(document.getElementById('report-data').textContent);
+document.body.dataset.jsOpen = data.findings.filter(function (i) { return !i.suppressed; }).length;
 document.querySelectorAll('td.cell').forEach(function (td) {
   td.addEventListener('click', function () {
     var d = document.getElementById('dev-' + td.dataset.device);
