@@ -47,8 +47,9 @@ def test_four_lab_nights(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert [code for code, _ in nights] == [0, 1, 0, 0], changed
     n = docs[1]["summary"]["new"]
     assert n > 0
-    counts = [(d["summary"][k] for k in ("new", "persisting", "resolved", "open")) for d in docs]
-    assert [tuple(c) for c in counts] == [(0, 0, 0, 0), (n, 0, 0, n), (0, n, 0, n), (0, 0, n, 0)]
+    keys = ("new", "persisting", "resolved", "open")
+    counts = [tuple(d["summary"][k] for k in keys) for d in docs]
+    assert counts == [(0, 0, 0, 0), (n, 0, 0, n), (0, n, 0, n), (0, 0, n, 0)]
     new = [i for i in docs[1]["findings"] if i["status"] == "new"]
     assert all(i["cause"] and i["cause"] != NO_CHANGE for i in new)
     assert {i["nights_open"] for i in docs[2]["findings"]} == {2}
