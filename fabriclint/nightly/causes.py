@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from fabriclint.diff import Change, compare_states, mark
+from fabriclint.loaders.fabric import Fabric
 from fabriclint.models.finding import Finding
 from fabriclint.models.intent import Intent
 from fabriclint.models.state import DeviceState
@@ -40,13 +41,27 @@ def change_text(change: Change) -> str:
     return f"{change.device} {where}: {change.setting}: {before} -> {after}"
 
 
-def previous_states(fabric_dir: Path, snapshot: Path) -> dict[str, DeviceState]:
-    """Parse (without running rules) the previous night's snapshot."""
-    from fabriclint.engine import CheckOptions, find_snapshot, option_models, parse_snapshot
-    from fabriclint.loaders.fabric import load_fabric
+def involved(fabric: Fabric, new: list[Finding]) -> set[str] | None:
+    """The devices whose change can explain the new findings: theirs and their cable peers'
+    (a link finding may come from the other end). None (all) for a fabric-wide finding."""
+    if any(f.device is None for f in new):
+        return None
+    devices = {f.device for f in new if f.device is not None}
+    for (device, _port), (peer, _peer_port) in fabric.inventory.peers().items():
+        if device in devices:
+            devices.add(peer)
+    return devices
 
-    fabric = load_fabric(fabric_dir, option_models())
-    opts = CheckOptions(fabric_dir=fabric_dir, snapshot=snapshot)
+
+def previous_states(
+    fabric: Fabric, snapshot: Path, devices: set[str] | None
+) -> dict[str, DeviceState]:
+    """Parse (without running rules) the previous night's snapshot: only `devices` when given,
+    so a night with a few new findings on 1,000 switches parses a few devices, not all."""
+    from fabriclint.engine import CheckOptions, find_snapshot, parse_snapshot
+
+    limit = sorted(devices) if devices is not None else None
+    opts = CheckOptions(fabric_dir=fabric.root, snapshot=snapshot, limit=limit)
     return parse_snapshot(fabric, find_snapshot(fabric, opts), opts).states
 
 
@@ -55,11 +70,14 @@ def explain(
     after: dict[str, DeviceState],
     new: list[Finding],
     dscps: list[int],
+    only: set[str] | None = None,
 ) -> dict[str, str]:
     """Fingerprint -> cause text for each new finding. A finding no change explains but whose
     root cause (its `cause` fingerprint) one does inherits that change."""
     if before is None:
         return dict.fromkeys((f.fingerprint for f in new), FIRST_NIGHT)
+    if only is not None:  # the previous night was parsed for these devices only
+        after = {name: state for name, state in after.items() if name in only}
     changes = compare_states(before, after, dscps)
     direct: dict[str, str] = {}
     for finding in new:

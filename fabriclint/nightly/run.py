@@ -101,17 +101,19 @@ def _explainer(opts: NightlyOptions, checked: CheckResult) -> Explainer:
             return {}
         if previous is None:
             return causes.explain(None, checked.states, new, [])
-        path = Path(previous) if Path(previous).is_absolute() else opts.fabric_dir / previous
-        try:
-            before = causes.previous_states(opts.fabric_dir, path)
-        except Exception as exc:  # gone or unreadable: say so, the night still counts
-            why = f"previous snapshot {previous} could not be read ({type(exc).__name__})"
-            return dict.fromkeys((f.fingerprint for f in new), f"cause unknown: {why}")
         from fabriclint.engine import option_models
         from fabriclint.loaders.fabric import load_fabric
 
-        intent = load_fabric(opts.fabric_dir, option_models()).intent
-        return causes.explain(before, checked.states, new, causes.intent_dscps(intent))
+        fabric = load_fabric(opts.fabric_dir, option_models())
+        path = Path(previous) if Path(previous).is_absolute() else opts.fabric_dir / previous
+        devices = causes.involved(fabric, new)
+        try:
+            before = causes.previous_states(fabric, path, devices)
+        except Exception as exc:  # gone or unreadable: say so, the night still counts
+            why = f"previous snapshot {previous} could not be read ({type(exc).__name__})"
+            return dict.fromkeys((f.fingerprint for f in new), f"cause unknown: {why}")
+        dscps = causes.intent_dscps(fabric.intent)
+        return causes.explain(before, checked.states, new, dscps, devices)
 
     return explain
 

@@ -200,3 +200,16 @@ def test_bad_history_url_is_a_usage_error(fabric: Path) -> None:
     code, _, err = nightly(fabric, "--snapshot", "nope")
     assert code == 2 and "nope" in err
     assert not (fabric / "reports").exists()
+
+
+def test_previous_snapshot_gone_says_cause_unknown(fabric: Path) -> None:
+    import shutil
+
+    shutil.copytree(fabric / "snapshots" / "baseline", fabric / "snapshots" / "night1")
+    nightly(fabric, "--snapshot", "night1")
+    shutil.rmtree(fabric / "snapshots" / "night1")  # an ephemeral runner, a retention job
+    code, doc, _ = nightly(fabric, "--snapshot", "broken")
+    assert code == 1 and doc["summary"]["new"] > 0
+    assert {i["cause"] for i in doc["findings"]} == {
+        "cause unknown: previous snapshot snapshots/night1 could not be read (SnapshotError)"
+    }
