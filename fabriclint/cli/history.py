@@ -48,6 +48,17 @@ def _old_md(rows: list[dict[str, Any]], nights: int) -> str:
     return f"### Open longer than {nights} night(s) ({len(rows)})\n\n" + _table(head, rows)
 
 
+def _fabric_name(fabric: Path) -> str:
+    """The inventory's name: what the history is keyed by (one database may hold several)."""
+    from fabriclint.engine import option_models
+    from fabriclint.loaders.fabric import FabricError, load_fabric
+
+    try:
+        return load_fabric(fabric, option_models()).inventory.name
+    except FabricError as exc:
+        raise fail(exc.problems) from None
+
+
 def history(
     fabric: Path = typer.Argument(..., help="Fabric directory.", metavar="FABRIC"),
     history_url: str | None = typer.Option(
@@ -75,6 +86,7 @@ def history(
 
     if finding is not None and len(finding) < 8:
         raise fail(["--finding: give at least 8 characters of the fingerprint"])
+    name = _fabric_name(fabric)
     try:
         store = open_store(url_of(fabric, history_url), 10.0)
         with store.transaction() as conn:
@@ -85,10 +97,10 @@ def history(
                     raise fail([f"--finding {finding}: {count} findings match; give more of it"])
                 text = _life_md(data)
             elif open_longer is not None:
-                data = queries.open_longer_than(conn, None, open_longer)
+                data = queries.open_longer_than(conn, name, open_longer)
                 text = _old_md(data, open_longer)
             else:
-                data = queries.list_runs(conn, None, last)
+                data = queries.list_runs(conn, name, last)
                 text = _runs_md(data)
         store.dispose()
     except HistoryError as exc:

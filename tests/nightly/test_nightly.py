@@ -213,3 +213,19 @@ def test_previous_snapshot_gone_says_cause_unknown(fabric: Path) -> None:
     assert {i["cause"] for i in doc["findings"]} == {
         "cause unknown: previous snapshot snapshots/night1 could not be read (SnapshotError)"
     }
+
+
+def test_two_fabrics_share_one_history(fabric: Path, tmp_path: Path) -> None:
+    import shutil
+
+    other = tmp_path / "multivendor-pod"
+    shutil.copytree(POD.parent / "multivendor-pod", other)
+    shared = str(tmp_path / "shared.sqlite")
+    _, pod, _ = nightly(fabric, "--snapshot", "broken", "--history", shared)
+    _, mv, _ = nightly(other, "--snapshot", "baseline", "--history", shared)
+    assert mv["summary"]["resolved"] == 0 and mv["run"]["previous_run"] is None
+    _, again, _ = nightly(fabric, "--snapshot", "broken", "--history", shared)
+    assert again["summary"]["persisting"] == pod["summary"]["new"] > 0
+    assert again["run"]["previous_run"] == pod["run"]["id"]
+    runs = CliRunner().invoke(app, ["history", str(other), "--history", shared, "-f", "json"])
+    assert [r["fabric"] for r in json.loads(runs.stdout)] == [mv["fabric"]]
