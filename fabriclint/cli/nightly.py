@@ -138,6 +138,14 @@ def nightly(
         help="Seconds to wait while another run writes the history, then exit 3.",
         metavar="SECONDS",
     ),
+    keep_nights: int | None = typer.Option(
+        None,
+        "--keep-nights",
+        min=2,
+        help="Keep per-night detail and snapshot folders of the N newest runs; compress older "
+        "snapshots to NAME.tar.gz (run counts and finding lives are kept).",
+        metavar="N",
+    ),
     trend_nights: int = typer.Option(
         30, "--trend-nights", min=1, help="Nights in the HTML trend.", metavar="N"
     ),
@@ -187,9 +195,12 @@ def nightly(
         trend_nights=trend_nights,
         collect_seconds=collect_seconds,
         per_device_metrics=metrics_per_device,
+        keep_nights=keep_nights,
         limit=limit or None,
     )
     result = _run(opts)
+    for archive in result.compressed:
+        typer.echo(f"nightly: compressed an old snapshot into {archive}", err=True)
     _emit(result.report, result.report_dir, fmt)
     raise typer.Exit(result.exit_code)
 

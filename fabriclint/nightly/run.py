@@ -17,6 +17,7 @@ from fabriclint.history.store import Store, history_url, open_store
 from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.policy import Severity
 from fabriclint.nightly import causes
+from fabriclint.nightly.retention import compress, prune
 
 
 @dataclass
@@ -35,6 +36,8 @@ class NightlyOptions:
     trend_nights: int = 30
     collect_seconds: float | None = None
     per_device_metrics: bool = False
+    keep_nights: int | None = None
+    """Keep the per-night detail and snapshot folders of this many newest runs (retention.py)."""
     limit: list[str] | None = None
     """`--limit`: only these devices are checked; the findings of the others are carried."""
     now: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
@@ -47,6 +50,8 @@ class NightlyResult:
     report: dict[str, Any]
     report_dir: Path
     exit_code: int
+    compressed: list[Path] = field(default_factory=list)
+    """Old snapshot folders compressed by --keep-nights."""
 
 
 def snapshot_path(fabric_dir: Path, snapshot: str | None, checked: CheckResult) -> Path:
@@ -131,13 +136,15 @@ def _record_and_report(
         document = build(night, done, checked, trend(conn, night.fabric, opts.trend_nights), code)
         target = opts.report_dir or _default_dir(opts, night, done)
         write_reports(target, document)
+        old = prune(conn, night.fabric, opts.keep_nights) if opts.keep_nights else []
     if opts.report_dir is None:
         point_latest(target)
     if opts.metrics is not None:
         from fabriclint.nightly.metrics import write_metrics
 
         write_metrics(opts.metrics, document, opts.per_device_metrics)
-    return NightlyResult(report=document, report_dir=target, exit_code=code)
+    compressed = compress(opts.fabric_dir, old)
+    return NightlyResult(document, target, code, compressed)
 
 
 def _default_dir(opts: NightlyOptions, night: Night, done: Recorded) -> Path:

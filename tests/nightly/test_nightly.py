@@ -229,3 +229,38 @@ def test_two_fabrics_share_one_history(fabric: Path, tmp_path: Path) -> None:
     assert again["run"]["previous_run"] == pod["run"]["id"]
     runs = CliRunner().invoke(app, ["history", str(other), "--history", shared, "-f", "json"])
     assert [r["fabric"] for r in json.loads(runs.stdout)] == [mv["fabric"]]
+
+
+def test_keep_nights_compresses_old_snapshots_and_keeps_the_history(fabric: Path) -> None:
+    import shutil
+    import sqlite3
+    import tarfile
+
+    plan = ("baseline", "broken", "broken", "baseline")
+    for night, source in enumerate(plan, 1):
+        shutil.copytree(fabric / "snapshots" / source, fabric / "snapshots" / f"night{night}")
+    docs = [
+        nightly(fabric, "--snapshot", f"night{n}", "--keep-nights", "2")[1] for n in (1, 2, 3, 4)
+    ]
+    n = docs[1]["summary"]["new"]
+    assert [d["summary"]["resolved"] for d in docs] == [0, 0, 0, n]  # causes and counts intact
+    snapshots = fabric / "snapshots"
+    assert not (snapshots / "night1").exists() and not (snapshots / "night2").exists()
+    assert (snapshots / "night3").is_dir() and (snapshots / "night4").is_dir()
+    with tarfile.open(snapshots / "night1.tar.gz") as tar:
+        assert "night1/manifest.json" in tar.getnames()
+    assert (snapshots / "baseline").is_dir()  # never recorded: never touched
+    with sqlite3.connect(fabric / ".fabriclint" / "history.sqlite") as conn:
+        assert conn.execute("SELECT count(*) FROM runs").fetchone() == (4,)
+        detail = conn.execute("SELECT DISTINCT run_id FROM run_findings ORDER BY 1").fetchall()
+        assert detail == [(3,), (4,)]
+        assert conn.execute("SELECT DISTINCT run_id FROM run_devices ORDER BY 1").fetchall() == [
+            (3,),
+            (4,),
+        ]
+        life = conn.execute(
+            "SELECT first_seen_run, resolved_run, nights_open FROM findings"
+        ).fetchall()
+    assert set(life) == {(2, 4, 2)}
+    code, _, err = nightly(fabric, "--snapshot", "night4", "--keep-nights", "1")
+    assert code == 2 and "--keep-nights" in err
