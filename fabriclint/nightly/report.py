@@ -19,6 +19,9 @@ from fabriclint.models.finding import SEVERITY_RANK
 
 SEVERITIES = ("error", "warning", "info")
 SHOWN_PERSISTING = 50
+SHOWN_NEW = 200
+"""Rows of the Markdown tables (a chat message or PR comment has a size limit); the rest are
+counted, and all are in report.json and index.html."""
 
 
 def family(rule: str) -> str:
@@ -159,23 +162,26 @@ def markdown(doc: dict[str, Any]) -> str:
     out.append(
         "| resolved | " + " | ".join(str(s["resolved_by_severity"][v]) for v in SEVERITIES) + " |"
     )
-    out += _table("New tonight", [i for i in doc["findings"] if i["status"] in ("new", "reopened")])
+    new = [i for i in doc["findings"] if i["status"] in ("new", "reopened")]
+    out += _table("New tonight", new, SHOWN_NEW)
     persisting = [i for i in doc["findings"] if i["status"] in ("persisting", "carried")]
     persisting.sort(key=lambda i: -i["nights_open"])
-    out += _table("Still open (oldest first)", persisting[:SHOWN_PERSISTING])
-    out += _table("Resolved tonight", doc["resolved"])
+    out += _table("Still open (oldest first)", persisting, SHOWN_PERSISTING)
+    out += _table("Resolved tonight", doc["resolved"], SHOWN_NEW)
     out += _incomplete(doc)
     return "\n".join(out) + "\n"
 
 
-def _table(title: str, items: list[dict[str, Any]]) -> list[str]:
+def _table(title: str, items: list[dict[str, Any]], shown: int) -> list[str]:
     if not items:
         return []
     out = ["", f"### {title} ({len(items)})", ""]
     out += ["| severity | rule | device | object | nights | cause |", "|---|---|---|---|---|---|"]
-    for i in items:
+    for i in items[:shown]:
         cells = [i["severity"], i["rule"], i["device"], i["object"], i["nights_open"], i["cause"]]
         out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    if len(items) > shown:
+        out += ["", f"… and {len(items) - shown} more (report.json, index.html)."]
     return out
 
 

@@ -264,3 +264,18 @@ def test_keep_nights_compresses_old_snapshots_and_keeps_the_history(fabric: Path
     assert set(life) == {(2, 4, 2)}
     code, _, err = nightly(fabric, "--snapshot", "night4", "--keep-nights", "1")
     assert code == 2 and "--keep-nights" in err
+
+
+def test_markdown_stays_within_a_comment(fabric: Path) -> None:
+    from fabriclint.nightly.report import SHOWN_NEW, markdown
+
+    _, doc, _ = nightly(fabric, "--snapshot", "broken")
+    many = [
+        dict(item, fingerprint=f"{k}{item['fingerprint']}")
+        for k in range(7)
+        for item in doc["findings"]
+    ]
+    text = markdown({**doc, "findings": many})
+    new_section = text.split("### New tonight")[1]
+    assert new_section.count("\n| error") + new_section.count("\n| warning") == SHOWN_NEW
+    assert f"… and {len(many) - SHOWN_NEW} more" in text
