@@ -7,7 +7,18 @@ import sys
 import typer
 
 from fabriclint import __version__
-from fabriclint.cli import check, collect, default_interrupts, diff, lab, rules, schema, validate
+from fabriclint.cli import (
+    check,
+    collect,
+    default_interrupts,
+    diff,
+    history,
+    lab,
+    nightly,
+    rules,
+    schema,
+    validate,
+)
 from fabriclint.cli.errors import internal_error, set_debug
 
 app = typer.Typer(
@@ -22,6 +33,8 @@ app.command("check")(check.check)
 app.command("validate")(validate.validate)
 app.command("diff")(diff.diff)
 app.command("collect")(collect.collect)
+app.command("nightly")(nightly.nightly)
+app.command("history")(history.history)
 app.add_typer(lab.app, name="lab")
 app.add_typer(rules.app, name="rules")
 app.add_typer(schema.app, name="schema")

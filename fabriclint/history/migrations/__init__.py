@@ -1,0 +1,1 @@
+"""Alembic migrations of the history store (run by `fabriclint.history.store.open_store`)."""

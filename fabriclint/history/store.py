@@ -1,0 +1,142 @@
+"""Open the history database, migrate it, and run one locked transaction at a time.
+
+SQLite (the default, `FABRIC/.fabriclint/history.sqlite`) runs in WAL mode and every write
+transaction starts with `BEGIN IMMEDIATE`, so a second nightly run that overlaps the first waits
+for the write lock (sqlite's busy timeout) and then refuses with HistoryBusy; it never
+interleaves. PostgreSQL takes a transaction-scoped advisory lock the same way. Either way one
+night is one transaction: a run killed or failing before commit leaves the history as it was.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+
+DEFAULT_FILE = Path(".fabriclint") / "history.sqlite"
+LOCK_KEY = 0x6661627269636C74  # "fabriclt": the advisory lock every fabriclint writer takes
+
+
+class HistoryError(Exception):
+    """The history cannot be opened or written (bad URL, unreachable server): exit 2."""
+
+
+class HistoryBusy(HistoryError):
+    """Another run held the history's write lock longer than the timeout: exit 3."""
+
+
+@dataclass
+class Store:
+    """An engine on the history database and how long a writer waits for the lock."""
+
+    engine: Engine
+    timeout: float
+    shown: str
+    """The URL with any password hidden: the only form that reaches messages."""
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One locked write transaction; committed when the block ends, rolled back if not."""
+        try:
+            with self.engine.connect() as conn, conn.begin():
+                if self.engine.dialect.name == "postgresql":
+                    self._advisory_lock(conn)
+                yield conn
+        except OperationalError as exc:
+            if "locked" in str(exc.orig) or "busy" in str(exc.orig):
+                raise self._busy() from None
+            raise HistoryError(f"{self.shown}: {_first_line(exc.orig)}") from None
+
+    def _advisory_lock(self, conn: Connection) -> None:
+        deadline = time.monotonic() + self.timeout
+        query = text("SELECT pg_try_advisory_xact_lock(:key)")
+        while not conn.execute(query, {"key": LOCK_KEY - (1 << 63)}).scalar():
+            if time.monotonic() >= deadline:
+                raise self._busy()
+            time.sleep(0.1)
+
+    def _busy(self) -> HistoryBusy:
+        return HistoryBusy(
+            f"{self.shown}: another fabriclint run is writing the history; waited "
+            f"{self.timeout:g} s (--lock-timeout), nothing recorded"
+        )
+
+    def dispose(self) -> None:
+        """Close pooled connections."""
+        self.engine.dispose()
+
+
+def _first_line(exc: BaseException | None) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def history_url(fabric: Path, given: str | None) -> str:
+    """The SQLAlchemy URL: `--history` as given (a URL or a file path), else the fabric's file.
+    `postgresql://` means the psycopg 3 driver."""
+    if given is None:
+        return f"sqlite:///{(fabric / DEFAULT_FILE).resolve()}"
+    if "://" not in given:
+        return f"sqlite:///{Path(given).resolve()}"
+    if given.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + given.split("://", 1)[1]
+    return given
+
+
+def open_store(url: str, timeout: float = 60.0) -> Store:
+    """Connect and bring the schema to the newest migration (under the write lock)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise HistoryError("--history: not a database URL or file path") from None
+    shown = parsed.render_as_string(hide_password=True)
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        raise HistoryError(f"{shown}: only sqlite and postgresql histories are supported")
+    try:
+        engine = _engine(parsed, timeout)
+    except (ImportError, SQLAlchemyError) as exc:
+        raise HistoryError(f"{shown}: {_first_line(exc)}") from None
+    store = Store(engine=engine, timeout=timeout, shown=shown)
+    _migrate(store)
+    return store
+
+
+def _engine(url: Any, timeout: float) -> Engine:
+    if url.get_backend_name() == "postgresql":
+        return create_engine(url, connect_args={"connect_timeout": max(1, int(timeout))})
+    if url.database:
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": timeout})
+    millis = int(timeout * 1000)
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # the driver must not BEGIN for us: we do, IMMEDIATE
+        cursor = dbapi_conn.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {millis}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")  # take the write lock now, not at first write
+
+    return engine
+
+
+def _migrate(store: Store) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with store.transaction() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
