@@ -3,14 +3,36 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from fabriclint.snapshot import write_snapshot
 
 Devices = Mapping[str, tuple[str, dict[str, str]]]
 HEADER = ["", "| rule | device | object | change |", "|---|---|---|---|"]
+
+
+Model = TypeVar("Model")
+
+
+@dataclass(frozen=True)
+class Fault(Generic[Model]):
+    """One seeded fault: the rule that must report it, where, what was changed, and the change
+    applied to the example's model (a fabric, a pod, a cluster)."""
+
+    rule: str
+    device: str
+    object: str
+    change: str
+    apply: Callable[[Model], None]
+
+
+def set_fields(obj: object, **values: object) -> None:
+    """Set attributes of a generated device (a seeded fault's change)."""
+    for key, value in values.items():
+        setattr(obj, key, value)
 
 
 class FaultRow(Protocol):

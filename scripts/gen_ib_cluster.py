@@ -21,6 +21,7 @@ if str(ROOT) not in sys.path:  # run as a script: make `fabriclint` importable
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import examples  # noqa: E402
+from benchmarks.examples import Fault  # noqa: E402
 from fabriclint.parsers.opensm_keys import KEYS  # noqa: E402
 
 FABRIC_DIR = ROOT / "inventories" / "ib-cluster"
@@ -270,17 +271,6 @@ def snapshot_devices(cluster: Cluster) -> dict[str, tuple[str, dict[str, str]]]:
 # ---- faults --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Fault:
-    """One seeded fault: the rule that must report it, where, and what was changed."""
-
-    rule: str
-    device: str
-    object: str
-    change: str
-    apply: Callable[[Cluster], None]
-
-
 def _both(change: Callable[[Sm], None]) -> Callable[[Cluster], None]:
     def apply(cluster: Cluster) -> None:
         for sm in cluster.sms.values():
@@ -312,7 +302,7 @@ def _typo_membership(c: Cluster) -> None:
     lines[at] = lines[at].replace("=full", "=fulll", 1)
 
 
-FAULTS: list[Fault] = [
+FAULTS: list[Fault[Cluster]] = [
     Fault("IB001", "sm02", "subnet manager", "standby sm02 raised to `sm_priority 15`, the master's priority", lambda c: c.sms["sm02"].options.update(sm_priority="15")),
     Fault("IB002", "sm02", "opensm.conf routing_engine", "standby sm02 has `routing_engine updn`, the master `ftree` (also DRIFT001)", lambda c: c.sms["sm02"].options.update(routing_engine="updn")),
     Fault("IB003", "sm02", "opensm.conf qos tables", "sm02's opensm.conf was regenerated from the package default: `qos FALSE`, its qos_* tables kept (also IB002 and DRIFT001: qos differs)", _sm02_default_qos),

@@ -12,8 +12,6 @@ Run from the repository root:  python scripts/gen_lossy_pod.py
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,6 +19,7 @@ if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` and `fabricl
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import examples  # noqa: E402
+from benchmarks.examples import Fault, set_fields  # noqa: E402
 from benchmarks.fabricgen import (  # noqa: E402
     SHOW_RUN,
     Fabric,
@@ -47,28 +46,12 @@ INVENTORY_HEADER = """\
 """
 
 
-@dataclass(frozen=True)
-class Fault:
-    """One seeded fault: the rule that must report it, where, and what was changed."""
-
-    rule: str
-    device: str
-    object: str
-    change: str
-    apply: Callable[[Fabric], None]
-
-
-def _set(obj: object, **values: object) -> None:
-    for key, value in values.items():
-        setattr(obj, key, value)
-
-
 def _lossless_template(fab: Fabric) -> None:
     """leaf01 gets the lossless profile back: PFC on priority 3 (with its watchdog)."""
-    _set(fab.switches["leaf01"], pfc_priorities=[3], pfc_watchdog=True)
+    set_fields(fab.switches["leaf01"], pfc_priorities=[3], pfc_watchdog=True)
 
 
-FAULTS: list[Fault] = [
+FAULTS: list[Fault[Fabric]] = [
     Fault(
         "PFC009",
         "leaf01",
@@ -83,21 +66,21 @@ FAULTS: list[Fault] = [
         "qos-profile ROCE",
         "`random-detect ecn ...` removed from tx-queue 3 of profile ROCE: the RoCE queue never"
         " marks, so without PFC it only drops",
-        lambda f: _set(f.switches["leaf02"].queues[3], ecn_kbytes=None),
+        lambda f: set_fields(f.switches["leaf02"].queues[3], ecn_kbytes=None),
     ),
     Fault(
         "QOS004",
         "spine01",
         "qos-profile ROCE queue 6",
         "`priority strict` on tx-queue 6 (CNP, DSCP 48) replaced by `no priority`",
-        lambda f: _set(f.switches["spine01"].queues[6], strict=False),
+        lambda f: set_fields(f.switches["spine01"].queues[6], strict=False),
     ),
     Fault(
         "DRIFT001",
         "spine02",
         "ecn min_bytes",
         "ECN minimum threshold drifted to 300 kbytes (intent 150000 bytes +-5%)",
-        lambda f: _set(f.switches["spine02"].queues[3], ecn_kbytes=(300, 1500)),
+        lambda f: set_fields(f.switches["spine02"].queues[3], ecn_kbytes=(300, 1500)),
     ),
     Fault(
         "PFC009",
@@ -105,14 +88,14 @@ FAULTS: list[Fault] = [
         "ens1np0",
         "`mlnx_qos -i ens1np0 --pfc 0,0,0,1,0,0,0,0`: the NIC pauses RoCE priority 3 on a"
         " lossy fabric",
-        lambda f: _set(f.hosts["gpu01"].nics[0], pfc=[3]),
+        lambda f: set_fields(f.hosts["gpu01"].nics[0], pfc=[3]),
     ),
     Fault(
         "NIC003",
         "gpu02",
         "ens1np0",
         "`/sys/class/net/ens1np0/ecn/roce_np/cnp_dscp:46` (the switches expect CNPs on 48)",
-        lambda f: _set(f.hosts["gpu02"].nics[0], cnp_dscp=46),
+        lambda f: set_fields(f.hosts["gpu02"].nics[0], cnp_dscp=46),
     ),
 ]
 
@@ -120,7 +103,7 @@ FAULTS: list[Fault] = [
 def _lossy(fab: Fabric) -> Fabric:
     """Every switch and NIC without PFC; ECN marking and DCQCN stay as in roce-pod."""
     for sw in fab.switches.values():
-        _set(sw, pfc_priorities=[], pfc_watchdog=False)
+        set_fields(sw, pfc_priorities=[], pfc_watchdog=False)
     for host in fab.hosts.values():
         for nic in host.nics:
             nic.pfc = []

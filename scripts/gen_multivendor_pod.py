@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ipaddress
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -24,6 +23,7 @@ if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` and `fabricl
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import examples  # noqa: E402
+from benchmarks.examples import Fault, set_fields  # noqa: E402
 from benchmarks.fabricgen import Host, Nic, Port, host_outputs  # noqa: E402
 from benchmarks.vendorgen import (  # noqa: E402
     IP_MTU,
@@ -190,22 +190,6 @@ def snapshot_devices(pod: Pod) -> dict[str, tuple[str, dict[str, str]]]:
 # ---- seeded faults --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Fault:
-    """One seeded fault: the rule that must report it, where, and what was changed."""
-
-    rule: str
-    device: str
-    object: str
-    change: str
-    apply: Callable[[Pod], None]
-
-
-def _set(obj: object, **values: object) -> None:
-    for key, value in values.items():
-        setattr(obj, key, value)
-
-
 def _get(pod: Pod, name: str, kind: type[S]) -> S:
     """Switch `name` of `pod`, which must be of platform class `kind`."""
     sw = pod.switches[name]
@@ -217,14 +201,14 @@ def _nic(pod: Pod, host: str, netdev: str) -> Nic:
     return next(n for n in pod.hosts[host].nics if n.netdev == netdev)
 
 
-FAULTS: list[Fault] = [
+FAULTS: list[Fault[Pod]] = [
     Fault(
         "PFC002",
         "spine01",
         "pfc priorities",
         "Junos: `pfc;` deleted under `input dscp code-point 011010` of congestion-notification"
         "-profile roce-cnp: the no-loss code point (RoCE) never pauses on any et-* port",
-        lambda p: _set(_get(p, "spine01", JunosSwitch), roce_pfc=False),
+        lambda p: set_fields(_get(p, "spine01", JunosSwitch), roce_pfc=False),
     ),
     Fault(
         "ECN004",
@@ -232,7 +216,7 @@ FAULTS: list[Fault] = [
         "queue 3",
         "Junos: `explicit-congestion-notification` removed from scheduler s-roce, so its"
         " drop-profile dp-roce drops RoCE packets on lossless queue 3 instead of marking them",
-        lambda p: _set(_get(p, "spine02", JunosSwitch), roce_ecn=False),
+        lambda p: set_fields(_get(p, "spine02", JunosSwitch), roce_ecn=False),
     ),
     Fault(
         "PFC002",
@@ -248,7 +232,7 @@ FAULTS: list[Fault] = [
         "pfc priorities",
         "NX-OS: `pause pfc-cos 3` missing from `class type network-qos c-8q-nq3` of ROCE-NQ, so"
         " the `priority-flow-control mode on` ports run PFC on no CoS",
-        lambda p: _set(_get(p, "leaf02", NxosSwitch), pause_pfc_cos=False),
+        lambda p: set_fields(_get(p, "leaf02", NxosSwitch), pause_pfc_cos=False),
     ),
     Fault(
         "ECN004",
@@ -256,7 +240,7 @@ FAULTS: list[Fault] = [
         "queue 3",
         'SONiC: WRED_PROFILE ROCE_LOSSLESS `"ecn": "ecn_none"`, so the green WRED curve of'
         " lossless queue 3 drops RoCE packets instead of marking them",
-        lambda p: _set(_get(p, "leaf03", SonicSwitch), wred_ecn="ecn_none"),
+        lambda p: set_fields(_get(p, "leaf03", SonicSwitch), wred_ecn="ecn_none"),
     ),
     Fault(
         "ECN002",
@@ -264,7 +248,7 @@ FAULTS: list[Fault] = [
         "queue 3",
         "Cumulus: congestion-control default-global traffic-class 0,3 thresholds swapped"
         " (`min-threshold 1500000`, `max-threshold 150000`), as `nv show qos roce` shows",
-        lambda p: _set(_get(p, "leaf04", CumulusSwitch), ecn_bytes=(1500000, 150000)),
+        lambda p: set_fields(_get(p, "leaf04", CumulusSwitch), ecn_bytes=(1500000, 150000)),
     ),
     Fault(
         "QOS001",
@@ -272,7 +256,7 @@ FAULTS: list[Fault] = [
         "interface ens1np0",
         "ConnectX: `mlnx_qos -i ens1np0 --trust pcp` (a reimaged host lost its DSCP trust):"
         " RoCE is classified by a VLAN priority the routed port never carries",
-        lambda p: _set(_nic(p, "gpu03", "ens1np0"), trust="pcp"),
+        lambda p: set_fields(_nic(p, "gpu03", "ens1np0"), trust="pcp"),
     ),
     Fault(
         "PFC007",
@@ -288,7 +272,7 @@ FAULTS: list[Fault] = [
         "interface swp31",
         "Cumulus-Junos link: `link mtu 9216` (the Cumulus jumbo default) on swp31 while"
         " spine01:et-0/0/3 has `family inet mtu 9170`",
-        lambda p: _set(_get(p, "leaf04", CumulusSwitch).cables["swp31"], mtu=9216),
+        lambda p: set_fields(_get(p, "leaf04", CumulusSwitch).cables["swp31"], mtu=9216),
     ),
 ]
 

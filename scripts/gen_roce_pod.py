@@ -11,8 +11,6 @@ Run from the repository root:  python scripts/gen_roce_pod.py
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,26 +18,11 @@ if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` and `fabricl
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import examples  # noqa: E402
+from benchmarks.examples import Fault, set_fields  # noqa: E402
 from benchmarks.fabricgen import Fabric, FabricSpec, build_fabric, snapshot_devices  # noqa: E402
 
 FABRIC_DIR = ROOT / "inventories" / "roce-pod"
 SPEC = FabricSpec(name="roce-pod")
-
-
-@dataclass(frozen=True)
-class Fault:
-    """One seeded fault: the rule that must report it, where, and what was changed."""
-
-    rule: str
-    device: str
-    object: str
-    change: str
-    apply: Callable[[Fabric], None]
-
-
-def _set(obj: object, **values: object) -> None:
-    for key, value in values.items():
-        setattr(obj, key, value)
 
 
 def _port_down(fab: Fabric) -> None:
@@ -47,7 +30,7 @@ def _port_down(fab: Fabric) -> None:
     fab.switches["leaf04"].ports["Ethernet1/1"].link_up = False
 
 
-FAULTS: list[Fault] = [
+FAULTS: list[Fault[Fabric]] = [
     Fault(
         "PFC002",
         "leaf01",
@@ -62,7 +45,7 @@ FAULTS: list[Fault] = [
         "qos-profile ROCE queue 3",
         "`random-detect drop minimum-threshold 200 kbytes maximum-threshold 1000 kbytes"
         " drop-probability 100` added to the lossless tx-queue 3 of profile ROCE",
-        lambda f: _set(f.switches["leaf02"].queues[3], wred_drop_kbytes=(200, 1000)),
+        lambda f: set_fields(f.switches["leaf02"].queues[3], wred_drop_kbytes=(200, 1000)),
     ),
     Fault(
         "QOS005",
@@ -70,14 +53,14 @@ FAULTS: list[Fault] = [
         "qos-profile ROCE-LOSSLESS",
         "spare port Ethernet8/1 prepared with `service-profile ROCE-LOSSLESS`, a profile"
         " that is not defined",
-        lambda f: _set(f.switches["leaf02"].ports["Ethernet8/1"], profile="ROCE-LOSSLESS"),
+        lambda f: set_fields(f.switches["leaf02"].ports["Ethernet8/1"], profile="ROCE-LOSSLESS"),
     ),
     Fault(
         "ECN002",
         "leaf03",
         "qos-profile ROCE queue 3",
         "ECN thresholds swapped: `minimum-threshold 1500 kbytes maximum-threshold 150 kbytes`",
-        lambda f: _set(f.switches["leaf03"].queues[3], ecn_kbytes=(1500, 150)),
+        lambda f: set_fields(f.switches["leaf03"].queues[3], ecn_kbytes=(1500, 150)),
     ),
     Fault(
         "MTU002",
@@ -85,49 +68,49 @@ FAULTS: list[Fault] = [
         "interface Ethernet2/1",
         "`mtu 9214` missing on the port to gpu04:ens1np0 (EOS default 1500) while the NIC"
         " runs 9000",
-        lambda f: _set(f.switches["leaf03"].ports["Ethernet2/1"], mtu=None),
+        lambda f: set_fields(f.switches["leaf03"].ports["Ethernet2/1"], mtu=None),
     ),
     Fault(
         "PFC004",
         "leaf04",
         "qos-profile ROCE",
         "`priority-flow-control pause watchdog` removed from profile ROCE",
-        lambda f: _set(f.switches["leaf04"], pfc_watchdog=False),
+        lambda f: set_fields(f.switches["leaf04"], pfc_watchdog=False),
     ),
     Fault(
         "FAB004",
         "leaf04",
         "os",
         "leaf04 still runs EOS-4.30.1F; the other leaves run EOS-4.31.2F",
-        lambda f: _set(f.switches["leaf04"], eos_version="4.30.1F"),
+        lambda f: set_fields(f.switches["leaf04"], eos_version="4.30.1F"),
     ),
     Fault(
         "MTU001",
         "spine01",
         "interface Ethernet2/1",
         "`mtu 9000` on the spine end of the leaf02 uplink; leaf02:Ethernet33/1 has 9214",
-        lambda f: _set(f.switches["spine01"].ports["Ethernet2/1"], mtu=9000),
+        lambda f: set_fields(f.switches["spine01"].ports["Ethernet2/1"], mtu=9000),
     ),
     Fault(
         "QOS004",
         "spine01",
         "qos-profile ROCE queue 6",
         "`priority strict` on tx-queue 6 (CNP, DSCP 48) replaced by `no priority`",
-        lambda f: _set(f.switches["spine01"].queues[6], strict=False),
+        lambda f: set_fields(f.switches["spine01"].queues[6], strict=False),
     ),
     Fault(
         "QOS001",
         "spine02",
         "interface Ethernet3/1",
         "`qos trust cos` on the routed uplink to leaf03 (overrides the profile's trust dscp)",
-        lambda f: _set(f.switches["spine02"].ports["Ethernet3/1"], trust="cos"),
+        lambda f: set_fields(f.switches["spine02"].ports["Ethernet3/1"], trust="cos"),
     ),
     Fault(
         "DRIFT001",
         "spine02",
         "ecn min_bytes",
         "ECN minimum threshold drifted to 300 kbytes (intent 150000 bytes +-5%)",
-        lambda f: _set(f.switches["spine02"].queues[3], ecn_kbytes=(300, 1500)),
+        lambda f: set_fields(f.switches["spine02"].queues[3], ecn_kbytes=(300, 1500)),
     ),
     Fault(
         "NIC001",
@@ -135,28 +118,28 @@ FAULTS: list[Fault] = [
         "ens2np0",
         "`mlnx_qos -i ens2np0 --pfc 0,0,0,0,1,0,0,0`: PFC on priority 4, the switch port"
         " has it on 3",
-        lambda f: _set(f.hosts["gpu01"].nics[1], pfc=[4]),
+        lambda f: set_fields(f.hosts["gpu01"].nics[1], pfc=[4]),
     ),
     Fault(
         "NIC002",
         "gpu02",
         "ens1np0",
         "DCQCN reaction point off: `/sys/class/net/ens1np0/ecn/roce_rp/enable/3:0`",
-        lambda f: _set(f.hosts["gpu02"].nics[0], ecn_rp=set()),
+        lambda f: set_fields(f.hosts["gpu02"].nics[0], ecn_rp=set()),
     ),
     Fault(
         "MTU003",
         "gpu02",
         "ens2np0",
         "netdev MTU 1500 (reboot lost the 9000 setting), so RoCE active_mtu fell to 1024",
-        lambda f: _set(f.hosts["gpu02"].nics[1], mtu=1500),
+        lambda f: set_fields(f.hosts["gpu02"].nics[1], mtu=1500),
     ),
     Fault(
         "NIC003",
         "gpu03",
         "ens1np0",
         "`/sys/class/net/ens1np0/ecn/roce_np/cnp_dscp:46` (the switches expect CNPs on 48)",
-        lambda f: _set(f.hosts["gpu03"].nics[0], cnp_dscp=46),
+        lambda f: set_fields(f.hosts["gpu03"].nics[0], cnp_dscp=46),
     ),
     Fault(
         "NIC005",
@@ -171,14 +154,14 @@ FAULTS: list[Fault] = [
         "gpu04",
         "ens1np0",
         "`cma_roce_tos -d mlx5_0 -p 1` prints 0: RDMA-CM traffic leaves with DSCP 0, not 26",
-        lambda f: _set(f.hosts["gpu04"].nics[0], roce_tos=0),
+        lambda f: set_fields(f.hosts["gpu04"].nics[0], roce_tos=0),
     ),
     Fault(
         "NIC006",
         "gpu04",
         "ens2np0",
         "mlx5_1 firmware 28.38.1002 while every other ConnectX-7 runs 28.39.1002",
-        lambda f: _set(f.hosts["gpu04"].nics[1], firmware="28.38.1002"),
+        lambda f: set_fields(f.hosts["gpu04"].nics[1], firmware="28.38.1002"),
     ),
 ]
 
