@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+MAX_DIGITS = 30
+"""Longer digit strings are no setting's value (and past 4300 digits int() raises)."""
+
 
 def to_int(token: str) -> int | None:
     """`token` as a non-negative integer, or None."""
-    return int(token) if token.isascii() and token.isdigit() else None
+    ok = token.isascii() and token.isdigit() and len(token) <= MAX_DIGITS
+    return int(token) if ok else None
 
 
 def parse_values(tokens: list[str], names: dict[str, int] | None = None) -> list[int] | None:

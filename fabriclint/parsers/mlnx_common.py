@@ -90,8 +90,9 @@ def key_value(line: str) -> tuple[str, str] | None:
 
 
 def leading_int(value: str) -> int | None:
-    """The integer a value starts with ('4096 (5)' -> 4096); None when there is none."""
-    match = re.match(r"\s*(-?\d+)", value)
+    """The integer a value starts with ('4096 (5)' -> 4096); None when there is none (or when
+    it has more than 30 digits: no such value is real, and past 4300 digits int() raises)."""
+    match = re.match(r"\s*(-?\d{1,30})(?!\d)", value)
     return int(match.group(1)) if match else None
 
 

@@ -219,11 +219,21 @@ def _add_unmapped_ports(state: DeviceState, inputs: _Inputs, parsed: _Parsed) ->
         stat = parsed.ibstat.get(hca)
         if stat is not None:
             apply_ibstat(port, stat)
-        block = parsed.hcas.get(hca) or (stat[0] if stat else None)
-        text = inputs.devinfo if hca in parsed.hcas else (stat[1] if stat else None)
-        if block is not None and text is not None:
-            port.mark("", text.src(block.ports[number].line))
+        _mark_port_line(port, hca, number, parsed, inputs)
         state.rdma[port.netdev] = port
+
+
+def _mark_port_line(
+    port: RdmaPort, hca: str, number: int, parsed: _Parsed, inputs: _Inputs
+) -> None:
+    """Locate the port at its `port:` line in ibv_devinfo, else its `Port N:` line in ibstat (a
+    port may be shown by only one of them, e.g. in a truncated ibv_devinfo)."""
+    stat = parsed.ibstat.get(hca)
+    candidates = [(parsed.hcas.get(hca), inputs.devinfo), stat or (None, None)]
+    for block, text in candidates:
+        if block is not None and text is not None and number in block.ports:
+            port.mark("", text.src(block.ports[number].line))
+            return
 
 
 def _add_ib_addressing(state: DeviceState, inputs: _Inputs, parsed: _Parsed) -> None:

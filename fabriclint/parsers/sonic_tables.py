@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from fabriclint.parsers.common import MAX_DIGITS
 from fabriclint.parsers.sonic_json import JObj, jobj
 
 _TABLE_NAME = re.compile(r"[A-Z][A-Z0-9_]*\Z")
@@ -189,7 +190,7 @@ def port_key(key: str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
 
 def as_int(text: str) -> int | None:
     """A base-10 integer as SONiC writes it ('26', ' 3 '); None otherwise."""
-    if text.isdigit() and text.isascii():
+    if _digits(text):
         return int(text)
     text = text.strip()
     if text[:1] == "-":
@@ -198,4 +199,5 @@ def as_int(text: str) -> int | None:
 
 
 def _digits(text: str) -> bool:
-    return text.isascii() and text.isdigit()
+    # a bound on length: no SONiC value has 30 digits, and past 4300 int() raises
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS

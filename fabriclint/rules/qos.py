@@ -170,8 +170,13 @@ class MapValueOutOfRange(FaultRule["MapValueOutOfRange.Options"]):
 def _range_faults(site: Site, maps: list[tuple[str, str, int, str, int]]) -> Iterator[Fault]:
     qos = site.qos
     for name, key_noun, key_max, value_noun, value_max in maps:
-        mapping: dict[int, int] = getattr(qos, name) or {}
-        bad = {k: v for k, v in mapping.items() if not (0 <= k <= key_max and 0 <= v <= value_max)}
+        mapping: dict[int, int | None] = getattr(qos, name) or {}
+        # tc_to_priority may map a class to None (no 802.1p priority, e.g. lossy on routed Junos)
+        bad = {
+            k: v
+            for k, v in mapping.items()
+            if not (0 <= k <= key_max and (v is None or 0 <= v <= value_max))
+        }
         if bad:
             shown = names([f"{key_noun} {k} -> {value_noun} {v}" for k, v in sorted(bad.items())])
             source = first(qos.sources.get(f"{name}.{min(bad)}"), qos.sources.get(name))
