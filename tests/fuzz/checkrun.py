@@ -37,11 +37,11 @@ TODAY = dt.date(2026, 12, 1)  # suppression expiry must not depend on the day th
 CONTAINED_CRASH = re.compile(r"parser (failed|error)", re.IGNORECASE)
 
 
-def fuzz_settings(short_examples: int) -> settings:
+def fuzz_settings(short_examples: int, long_examples: int = LONG_EXAMPLES) -> settings:
     """`short_examples` cases, derandomized and without the example database (plain pytest), or
-    LONG_EXAMPLES random ones with FABRICLINT_FUZZ=long."""
+    `long_examples` random ones with FABRICLINT_FUZZ=long."""
     return settings(
-        max_examples=EXAMPLES or (LONG_EXAMPLES if LONG else short_examples),
+        max_examples=EXAMPLES or (long_examples if LONG else short_examples),
         derandomize=not LONG,
         database=None,
         deadline=None,
@@ -140,17 +140,19 @@ class FuzzFabric:
     def check_mutant(self, mutant: Mutant) -> None:
         """`check` a mutant; with FABRICLINT_FUZZ_LOG=FILE a failure is appended to FILE (one
         JSON line: where it failed and the mutant) instead of raised, so a long run counts
-        every distinct crash rather than stopping at the first."""
+        every distinct crash rather than stopping at the first; passing cases get a line too
+        (the case count)."""
         if not LOG:
             self.check(mutant.outputs())
             return
+        record = {"platform": self.seed.platform, "seed": self.seed.name, "ok": True}
         try:
             self.check(mutant.outputs())
         except Exception as exc:
-            record = {"where": _where(exc), "error": f"{type(exc).__name__}: {exc}"[:500]}
-            record["case"] = repr(mutant)
-            with open(LOG, "a", encoding="utf-8") as handle:
-                handle.write(json.dumps(record) + "\n")
+            record.update(ok=False, where=_where(exc), case=repr(mutant))
+            record["error"] = f"{type(exc).__name__}: {exc}"[:500]
+        with open(LOG, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
 
 
 def _where(exc: BaseException) -> str:

@@ -28,6 +28,7 @@ from tests.fuzz.strategies import (
 
 STRUCTURED = ("sonic", "cumulus")
 SHORT = 60
+LONG_STRUCTURED = 3_000  # on top of the 10,000 text mutants of the same platforms
 
 
 def _documents(seed: Seed) -> list[tuple[str, str]]:
@@ -55,7 +56,7 @@ def cases(draw: st.DrawFn, platform: str) -> Mutant:
 
 @pytest.mark.parametrize("platform", STRUCTURED)
 def test_structural_mutants_never_crash_the_check(platform: str, fabric_for: FabricFor) -> None:
-    @fuzz_settings(SHORT)
+    @fuzz_settings(SHORT, LONG_STRUCTURED)
     @given(case=cases(platform))
     def run(case: Mutant) -> None:
         fabric_for(case.seed).check_mutant(case)
@@ -76,7 +77,7 @@ def truncations(draw: st.DrawFn, platform: str) -> Mutant:
 
 @pytest.mark.parametrize("platform", STRUCTURED)
 def test_truncated_json_makes_the_device_incomplete(platform: str, fabric_for: FabricFor) -> None:
-    @fuzz_settings(SHORT // 2)
+    @fuzz_settings(SHORT // 2, LONG_STRUCTURED // 3)
     @given(case=truncations(platform))
     def run(case: Mutant) -> None:
         result = fabric_for(case.seed).check(case.outputs())
