@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from fabriclint.models.state import Trust
+from fabriclint.parsers.common import MAX_DIGITS
 
 # swp1, swp1-32, swp1-swp32, swp50s0-swp50s3, swp1s0-3, eth0, bond1, peerlink.4094, lo.
 _RANGE = re.compile(
@@ -39,8 +40,9 @@ def to_int(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value if value >= 0 else None
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        return int(value.strip())
+    text = value.strip() if isinstance(value, str) else ""
+    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS:  # int() refuses 4300+
+        return int(text)
     return None
 
 

@@ -123,6 +123,21 @@ def test_cumulus_port_number_of_5000_digits_sorts_without_int(tmp_path: Path) ->
     assert swps == ["swp1", "swp17", f"swp1{HUGE}"]  # numeric order kept
 
 
+def test_cumulus_traffic_conf_value_of_5000_digits_is_not_a_number(tmp_path: Path) -> None:
+    """`traffic.cos_2.priority_source.8021p = [999...9]` (5000 digits) in traffic.conf: int()
+    raised ValueError."""
+    conf = (
+        "traffic.packet_priority_source_set = [802.1p]\n"
+        "traffic.cos_2.priority_source.8021p = [2]\n"
+        f"traffic.cos_3.priority_source.8021p = [{HUGE}]\n"
+    )
+    only = {"/etc/cumulus/datapath/traffic.conf": conf}
+    result = check(tmp_path, "cumulus", "multivendor-pod/leaf04", {}, only=only)
+    state = result.states["leaf04"]
+    assert not [p for p in state.problems if "failed" in p.message]
+    assert any(HUGE in u.text and u.source and u.source.line == 3 for u in state.unparsed)
+
+
 @pytest.mark.xfail(
     strict=False, reason="huge ints in JSON (sonic_json.py limits): being fixed in parallel"
 )
