@@ -14,6 +14,7 @@ from fabriclint.parsers.junos_values import (
     VLAN_TAG,
     is_data_port,
     is_ethernet,
+    to_int,
 )
 
 
@@ -115,7 +116,11 @@ def _main_unit(port: Port) -> Unit | None:
     """Unit 0, else the lowest-numbered unit that routes IPv4."""
     if "0" in port.units:
         return port.units["0"]
-    routed = [(int(n), u) for n, u in port.units.items() if n.isdigit() and u.inet is not None]
+    routed = [
+        (number, u)
+        for n, u in port.units.items()
+        if (number := to_int(n)) is not None and u.inet is not None
+    ]
     return min(routed, key=lambda pair: pair[0])[1] if routed else None
 
 

@@ -100,7 +100,9 @@ def _port_entries(draft: Draft, tables: Tables) -> dict[str, Entry]:
 
 
 def _natural(name: str) -> list[object]:
-    return [int(t) if t.isdigit() else t for t in _DIGITS.split(name)]
+    # digit runs (the odd parts) compare by value without int(): a 5000-digit one must sort
+    parts = _DIGITS.split(name)
+    return [(len(t.lstrip("0")), t.lstrip("0")) if i % 2 else t for i, t in enumerate(parts)]
 
 
 def _ports(tables: Tables, entries: dict[str, Entry]) -> list[tuple[str, int]]:
