@@ -27,7 +27,7 @@ from tests.fuzz.strategies import (
 )
 
 STRUCTURED = ("sonic", "cumulus")
-SHORT = 60
+SHORT = 40
 LONG_STRUCTURED = 3_000  # on top of the 10,000 text mutants of the same platforms
 
 

@@ -15,8 +15,8 @@ from tests.fuzz.checkrun import fuzz_settings
 from tests.fuzz.conftest import FabricFor
 from tests.fuzz.strategies import PLATFORMS, Mutant, seeds, text_mutants
 
-# per-platform budget of the short profile (plain pytest): ~10 s each on a shared 2-core machine
-SHORT = 120
+# per-platform cases of the short profile (plain pytest): ~4-6 s of CPU each
+SHORT = 100
 
 
 @st.composite
