@@ -170,8 +170,11 @@ def render_all(result: CheckResult) -> dict[str, str]:
         assert isinstance(out[fmt], str), fmt
     json.loads(out["json"])
     json.loads(out["sarif"])
-    for line in out["jsonl"].splitlines():
-        json.loads(line)
+    # JSON Lines are split at "\n" only: splitlines() also splits at U+2028, NEL and \x1c,
+    # which JSON strings may hold unescaped
+    for line in out["jsonl"].split("\n"):
+        if line:
+            json.loads(line)
     ET.fromstring(out["junit"])
     return out
 
