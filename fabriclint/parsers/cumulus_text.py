@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -137,7 +138,7 @@ def parse_bytes(value: Any) -> int | None:
     if plain is not None:
         return plain
     if isinstance(value, float) and value >= 0:
-        return round(value)
+        return round(value) if math.isfinite(value) else None  # JSON 1e309 reads as inf
     if not isinstance(value, str):
         return None
     found = _SIZE.fullmatch(value.strip())

@@ -174,6 +174,15 @@ def test_a_5000_digit_number_never_crashes_a_reader(
     assert result.exit_code in (ExitCode.OK, ExitCode.FINDINGS, ExitCode.INCOMPLETE)
 
 
+def test_cumulus_threshold_of_1e309_is_not_a_number(tmp_path: Path) -> None:
+    """`"min-threshold": 1e309` in `nv show qos roce -o json` reads as float inf, and
+    round(inf) raised OverflowError."""
+    edits = {"nv show qos roce -o json": lambda t: t.replace(": 150000,", ": 1e309,", 1)}
+    result = check(tmp_path, "cumulus", "multivendor-pod/leaf04", edits)
+    assert not [p for p in result.states["leaf04"].problems if "failed" in p.message]
+    assert result.exit_code in (ExitCode.OK, ExitCode.FINDINGS, ExitCode.INCOMPLETE)
+
+
 @pytest.mark.xfail(
     strict=False, reason="huge ints in YAML (Cumulus YAML readers' limits): being fixed in parallel"
 )
