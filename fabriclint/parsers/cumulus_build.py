@@ -138,13 +138,20 @@ def _single(names: tuple[str | None, ...]) -> str | None:
     return chosen.pop() if len(chosen) == 1 else None
 
 
-def _port_order(name: str) -> tuple[str, int, int, str]:
+def _port_order(name: str) -> tuple[str, tuple[int, str], tuple[int, str], str]:
     """swp2 before swp10; breakouts (swp1s0) after their port."""
     found = _NUMBERED.fullmatch(name)
     if found is None:
-        return (name, -1, -1, "")
+        return (name, (-1, ""), (-1, ""), "")
     lane = found.group(3)
-    return (found.group(1), int(found.group(2)), int(lane) if lane else -1, name)
+    return (found.group(1), _numeric(found.group(2)), _numeric(lane) if lane else (-1, ""), name)
+
+
+def _numeric(digits: str) -> tuple[int, str]:
+    """A sort key in the digits' numeric order, without int() (a 5000-digit port number in a
+    bad input must sort, not raise: int() refuses more than 4300 digits)."""
+    significant = digits.lstrip("0")
+    return (len(significant), significant)
 
 
 def _where(item: Unparsed) -> tuple[str, int]:

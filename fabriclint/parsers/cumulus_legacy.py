@@ -19,9 +19,12 @@ from fabriclint.parsers.cumulus_parts import Parts, Sched, assign
 from fabriclint.parsers.cumulus_text import numbers, source_set, to_int
 
 _LINE = re.compile(r"\s*([A-Za-z0-9_.-]+)\s*=\s*(.*?)\s*$", re.ASCII)
-_COS_MAP = re.compile(r"traffic\.cos_(\d+)\.(?:priority_source|packet_priorities)\.(8021p|dscp)")
-_COS_QUEUE = re.compile(r"cos_egr_queue\.cos_(\d+)\.uc")
-_SCHED = re.compile(r"default_egress_sched\.egr_queue_(\d+)\.bw_percent")
+# cos/queue numbers of at most 30 digits: a longer one is no key (and int() refuses 4300+)
+_COS_MAP = re.compile(
+    r"traffic\.cos_(\d{1,30})\.(?:priority_source|packet_priorities)\.(8021p|dscp)"
+)
+_COS_QUEUE = re.compile(r"cos_egr_queue\.cos_(\d{1,30})\.uc")
+_SCHED = re.compile(r"default_egress_sched\.egr_queue_(\d{1,30})\.bw_percent")
 _PG = re.compile(r"priority_group\.([A-Za-z0-9_-]+)\.(cos_list|weight)")
 # First key segments that make a line QoS-relevant (reported when not modeled).
 QOS_SEGMENTS = frozenset(

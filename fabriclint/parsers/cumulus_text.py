@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -11,13 +12,14 @@ from fabriclint.parsers.common import is_digits
 
 # swp1, swp1-32, swp1-swp32, swp50s0-swp50s3, swp1s0-3, eth0, bond1, peerlink.4094, lo.
 _RANGE = re.compile(
-    r"(?P<prefix>[A-Za-z_][A-Za-z_-]*?)(?P<start>\d+)(?:s(?P<sub>\d+))?"
-    r"-(?:(?P<prefix2>[A-Za-z_][A-Za-z_-]*?))?(?P<end>\d+)(?:s(?P<subend>\d+))?",
+    r"(?P<prefix>[A-Za-z_][A-Za-z_-]*?)(?P<start>\d{1,30})(?:s(?P<sub>\d{1,30}))?"
+    r"-(?:(?P<prefix2>[A-Za-z_][A-Za-z_-]*?))?(?P<end>\d{1,30})(?:s(?P<subend>\d{1,30}))?",
     re.ASCII,
 )
 _NAME = re.compile(r"[A-Za-z0-9_.:@-]+", re.ASCII)
-_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([KMG]?i?B?|bytes)", re.ASCII | re.IGNORECASE)
-_SPEED = re.compile(r"(\d+(?:\.\d+)?)\s*([GM])", re.ASCII | re.IGNORECASE)
+# numbers of at most 30 digits: no value has more (float("9" * 400) is inf, int() refuses 4300+)
+_SIZE = re.compile(r"(\d{1,30}(?:\.\d{1,30})?)\s*([KMG]?i?B?|bytes)", re.ASCII | re.IGNORECASE)
+_SPEED = re.compile(r"(\d{1,30}(?:\.\d{1,30})?)\s*([GM])", re.ASCII | re.IGNORECASE)
 _MAX_RANGE = 4096
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%?$", re.ASCII)
 _SOURCE_SET = {
@@ -136,7 +138,7 @@ def parse_bytes(value: Any) -> int | None:
     if plain is not None:
         return plain
     if isinstance(value, float) and value >= 0:
-        return round(value)
+        return round(value) if math.isfinite(value) else None  # JSON 1e309 reads as inf
     if not isinstance(value, str):
         return None
     found = _SIZE.fullmatch(value.strip())

@@ -11,7 +11,8 @@ from fabriclint.models.common import Source
 # work for the many counter lines) and then matched one by one.
 _MARKERS = (", line protocol is ", " MTU ")
 _HEADER = re.compile(r"(\S+) is (administratively down|up|down)\S*, line protocol is (\w+)")
-_MTU = re.compile(r"\s+(?:\S+ )?MTU (\d+) bytes(?:.*?BW (\d+) kbit)?")
+# at most 30 digits: a longer number is no MTU (and past 4300 digits int() raises)
+_MTU = re.compile(r"\s+(?:\S+ )?MTU (\d{1,30}) bytes(?:.*?BW (\d{1,30}) kbit)?")
 
 
 @dataclass(slots=True)

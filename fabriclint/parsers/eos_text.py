@@ -35,9 +35,10 @@ TIME_UNITS: dict[str, float] = {
 _MAX_BYTES = 1e100  # past this a size is no setting (and 1e400 is inf, which int() refuses)
 THRESHOLD_UNITS = frozenset({*SIZE_UNITS, *TIME_UNITS, "segments"})
 
-_SPEED = re.compile(r"(\d+(?:\.\d+)?)([gm])", re.ASCII)
+# numbers of at most 30 digits: no setting has more (and float("9" * 400) is inf)
+_SPEED = re.compile(r"(\d{1,30}(?:\.\d{1,30})?)([gm])", re.ASCII)
 
-_NUMBER = re.compile(r"\d+(?:\.\d+)?", re.ASCII)
+_NUMBER = re.compile(r"\d{1,30}(?:\.\d{1,30})?", re.ASCII)
 
 
 def to_seconds_ms(token: str) -> float | None:

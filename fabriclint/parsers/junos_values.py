@@ -85,7 +85,9 @@ ETHERNET_PREFIXES = ("ge-", "xe-", "et-", "mge-", "ae", "irb", "em", "fxp", "re0
 # Ports that carry data and classify it (the others get no per-port QoS unless CoS names them).
 DATA_PREFIXES = ("ge-", "xe-", "et-", "mge-", "ae")
 
-_SPEED = re.compile(r"(\d+(?:\.\d+)?)([gm])", re.ASCII)
+# at most 30 digits: no setting has more (and float("9" * 400) is inf, int() refuses 4300+)
+_SPEED = re.compile(r"(\d{1,30}(?:\.\d{1,30})?)([gm])", re.ASCII)
+MAX_DIGITS = 30
 
 
 def to_int(token: str) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
 from fabriclint.loaders.bounded import int_too_long
@@ -13,6 +13,10 @@ from fabriclint.models.state import InputProblem, Unparsed
 
 T = TypeVar("T")
 
+MAX_RUN = 256
+"""The longest digit run a line may hold: OpenSM writes 256-bit masks as 64 hex digits; a
+longer run is no value (int() refuses 4300+ digits, float() of 309+ is inf)."""
+_HUGE_NUMBER = re.compile(rf"\d{{{MAX_RUN + 1}}}")
 _KEY_VALUE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_ .-]*?):\s*(.*?)\s*$")
 
 
@@ -99,3 +103,15 @@ def leading_int(value: str) -> int | None:
 def strip_code(value: str) -> str:
     """Drop a trailing numeric code: 'PORT_ACTIVE (4)' -> 'PORT_ACTIVE'."""
     return re.sub(r"\s*\(\d+\)\s*$", "", value).strip()
+
+
+def checked(text: Text, log: Log) -> Text:
+    """`text` with each line holding a run of more than MAX_RUN digits blanked and reported as
+    unparseable at its line (PARSE003): no command prints such a number, and the readers'
+    int() and float() must never see one."""
+    lines = list(text.lines)
+    for num, line in text.numbered():
+        if _HUGE_NUMBER.search(line):
+            log.unparseable(text, f"line {num} holds a number of over {MAX_RUN} digits", num)
+            lines[num - 1] = ""
+    return replace(text, lines=tuple(lines)) if lines != list(text.lines) else text

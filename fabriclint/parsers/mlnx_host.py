@@ -18,7 +18,7 @@ from fabriclint.models.ib import InfinibandState
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, Interface, QosConfig, RdmaPort
 from fabriclint.parsers.internal import internal_error
-from fabriclint.parsers.mlnx_common import At, Log, Text, leading_int, strip_code
+from fabriclint.parsers.mlnx_common import At, Log, Text, checked, leading_int, strip_code
 from fabriclint.parsers.mlnx_ib import (
     Sourced,
     address,
@@ -130,10 +130,10 @@ def parse(raw: RawDevice) -> DeviceState:
 
 def _build(raw: RawDevice, state: DeviceState) -> None:
     inputs = _Inputs()
-    for cmd, out in sorted(raw.outputs.items()):
-        inputs.add(cmd, Text.of(cmd, out.file, out.text))
-    state.inputs = sorted(inputs.used)
     log = Log()
+    for cmd, out in sorted(raw.outputs.items()):
+        inputs.add(cmd, checked(Text.of(cmd, out.file, out.text), log))
+    state.inputs = sorted(inputs.used)
     if inputs.devinfo is None and not inputs.ibstat:
         log.missing(DEVINFO, "required output is missing")
     parsed = _Parsed(

@@ -12,7 +12,8 @@ from fabriclint.models.common import Source, source_at
 _HEADER = re.compile(r"(\S+) is (up|down|administratively down)(.*)", re.ASCII)
 _ADMIN = "admin state is "
 _DETAILS = ("  MTU ", "  Port mode is ", "  Belongs to ")
-_MTU = re.compile(r"  MTU (\d+) bytes, BW (\d+) Kbit", re.ASCII)
+# at most 30 digits: a longer number is no MTU (and past 4300 digits int() raises)
+_MTU = re.compile(r"  MTU (\d{1,30}) bytes, BW (\d{1,30}) Kbit", re.ASCII)
 
 
 @dataclass(slots=True)

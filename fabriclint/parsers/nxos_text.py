@@ -36,7 +36,8 @@ _IF_TYPES: dict[str, str] = {
 
 
 _IF_ITEM = re.compile(r"([A-Za-z][A-Za-z-]*?)\s*(\d[\d/.]*)(?:\s*-\s*([\d/]+))?", re.ASCII)
-_NUMBER = re.compile(r"\d+(?:\.\d+)?", re.ASCII)
+# at most 30 digits: no setting has more (and float("9" * 400) is inf)
+_NUMBER = re.compile(r"\d{1,30}(?:\.\d{1,30})?", re.ASCII)
 
 # Largest interface range expanded (a typo such as 1/1-1/9999 must not build 10^4 ports).
 MAX_RANGE = 512

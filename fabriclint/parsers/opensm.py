@@ -21,7 +21,7 @@ from fabriclint.models.ib import InfinibandState, PartitionIssue, SmInfo
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import Definition, DeviceState, InputProblem, Reference
 from fabriclint.parsers.internal import internal_error
-from fabriclint.parsers.mlnx_common import Log, Text
+from fabriclint.parsers.mlnx_common import Log, Text, checked
 from fabriclint.parsers.opensm_conf import parse_conf
 from fabriclint.parsers.opensm_partitions import parse_partitions
 from fabriclint.parsers.opensm_qos import parse_qos_policy
@@ -53,12 +53,12 @@ def parse(raw: RawDevice) -> DeviceState:
 
 def _build(raw: RawDevice, state: DeviceState) -> None:
     texts: dict[str, list[Text]] = {}
+    log = Log()
     for cmd, out in sorted(raw.outputs.items()):
         role = input_role(cmd)
         if role is not None:
-            texts.setdefault(role, []).append(Text.of(cmd, out.file, out.text))
+            texts.setdefault(role, []).append(checked(Text.of(cmd, out.file, out.text), log))
             state.inputs.append(cmd)
-    log = Log()
     ib = state.infiniband = InfinibandState()
     conf = texts.get("opensm.conf")
     if conf is None:

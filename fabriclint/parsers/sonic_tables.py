@@ -202,4 +202,5 @@ def as_int(text: str) -> int | None:
 
 
 def _digits(text: str) -> bool:
-    return text.isascii() and text.isdigit()
+    # a bound on length (FABRICLINT_MAX_INT_DIGITS): past 4300 digits int() raises
+    return text.isascii() and text.isdigit() and int_too_long(text) is None
