@@ -6,7 +6,6 @@ from fnmatch import fnmatchcase
 
 from fabriclint.models.common import Source
 from fabriclint.models.state import DeviceState, Interface, Unparsed
-from fabriclint.parsers.common import is_digits
 from fabriclint.parsers.junos_draft import ALL_INTERFACES, CosPort, Draft, Port, Unit
 from fabriclint.parsers.junos_qos import QosBuilder
 from fabriclint.parsers.junos_values import (
@@ -15,6 +14,7 @@ from fabriclint.parsers.junos_values import (
     VLAN_TAG,
     is_data_port,
     is_ethernet,
+    to_int,
 )
 
 
@@ -148,7 +148,11 @@ def _main_unit(port: Port) -> Unit | None:
     """Unit 0, else the lowest-numbered unit that routes IPv4."""
     if "0" in port.units:
         return port.units["0"]
-    routed = [(int(n), u) for n, u in port.units.items() if is_digits(n) and u.inet is not None]
+    routed = [
+        (number, u)
+        for n, u in port.units.items()
+        if (number := to_int(n)) is not None and u.inet is not None
+    ]
     return min(routed, key=lambda pair: pair[0])[1] if routed else None
 
 

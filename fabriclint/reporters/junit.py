@@ -77,7 +77,7 @@ def _json(value: object) -> str:
 
 
 def _case(suite: ET.Element, device: str, name: str) -> ET.Element:
-    return ET.SubElement(suite, "testcase", {"classname": _classname(device), "name": name})
+    return ET.SubElement(suite, "testcase", {"classname": _classname(device), "name": _clean(name)})
 
 
 def _finding_case(suite: ET.Element, finding: Finding, name: str, fail_on: Severity) -> str:
