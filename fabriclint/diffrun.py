@@ -17,7 +17,7 @@ class DiffInputError(Exception):
     """The two sides cannot be compared (exit 2)."""
 
 
-def _dscps(intent: Intent | None) -> list[int]:
+def dscps_of(intent: Intent | None) -> list[int]:
     """The DSCPs intent names (RoCE and CNP): the ones whose resolution matters per port."""
     found: set[int] = set()
     for profile in intent.profiles.values() if intent else []:
@@ -52,7 +52,7 @@ def build(before: Path, after: Path, root: Path | None, configs: bool) -> tuple[
         changes = compare_states(_parse_only(before), _parse_only(after), [26, 48])
         return DiffReport(before=str(before), after=str(after), changes=changes), 0
     old, new = _check(root, before, configs), _check(root, after, configs)
-    dscps = _dscps(_intent_of(root))
+    dscps = dscps_of(_intent_of(root))
     changes = compare_states(old.states, new.states, dscps)
     introduced, resolved = finding_delta(old.report.findings, new.report.findings)
     mark(changes, introduced)

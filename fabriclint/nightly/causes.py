@@ -4,13 +4,14 @@ explains it (the `fabriclint diff` comparison and marking), or that there was no
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from fabriclint.diff import Change, compare_states, mark
+from fabriclint.diffrun import dscps_of
 from fabriclint.loaders.fabric import Fabric
 from fabriclint.models.finding import Finding
 from fabriclint.models.intent import Intent
 from fabriclint.models.state import DeviceState
+from fabriclint.reporters.diff import value_text
 
 NO_CHANGE = "no config change: the device or intent changed"
 FIRST_NIGHT = "first night recorded: no earlier snapshot to compare"
@@ -19,25 +20,13 @@ MAX_CHANGES = 3
 
 def intent_dscps(intent: Intent | None) -> list[int]:
     """The DSCPs intent names (RoCE and CNP), whose per-port resolution the diff compares."""
-    found: set[int] = set()
-    for profile in intent.profiles.values() if intent else []:
-        found.update(profile.roce.dscp if profile.roce else [])
-        found.update([profile.cnp.dscp] if profile.cnp else [])
-    return sorted(found)
-
-
-def _value(value: Any) -> str:
-    if value is None:
-        return "(none)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+    return dscps_of(intent)
 
 
 def change_text(change: Change) -> str:
     """`leaf01 interface Ethernet1/1: MTU: 9216 -> 1500` (several ports counted)."""
     where = change.objects[0] if len(change.objects) == 1 else f"{len(change.objects)} objects"
-    before, after = _value(change.before), _value(change.after)
+    before, after = value_text(change.before), value_text(change.after)
     return f"{change.device} {where}: {change.setting}: {before} -> {after}"
 
 

@@ -8,7 +8,8 @@ from fabriclint.diff import Change, DiffReport
 from fabriclint.models.finding import Finding
 
 
-def _value(value: Any) -> str:
+def value_text(value: Any) -> str:
+    """A setting's value as the diff shows it (`(none)`, `yes`/`no`, the value)."""
     if value is None:
         return "(none)"
     if isinstance(value, bool):
@@ -27,7 +28,7 @@ def _where(change: Change) -> str:
 
 def _line(change: Change) -> str:
     rules = f"  [breaks {', '.join(change.rules)}]" if change.rules else ""
-    return f"{_where(change)}: {change.setting}: {_value(change.before)} -> {_value(change.after)}{rules}"
+    return f"{_where(change)}: {change.setting}: {value_text(change.before)} -> {value_text(change.after)}{rules}"
 
 
 def _finding(f: Finding) -> str:
@@ -71,8 +72,8 @@ def markdown(report: DiffReport) -> str:
                 c.device,
                 _where(c),
                 c.setting,
-                _value(c.before),
-                _value(c.after),
+                value_text(c.before),
+                value_text(c.after),
                 ", ".join(c.rules),
             ]
             out.append("| " + " | ".join(_cell(x) for x in cells) + " |")
