@@ -211,6 +211,11 @@ class RoceMtuTooSmall(Rule["RoceMtuTooSmall.Options"]):
 # ---- MTU004 -------------------------------------------------------------------------------------
 
 
+CLASS_MTU_PLATFORMS = ("nxos",)
+"""Platforms whose lossless classes carry an MTU of their own (NX-OS `policy-map type
+network-qos` classes: `mtu 9216`)."""
+
+
 class LosslessClassMtuSmaller(Rule[NoOptions]):
     """A lossless class has a smaller MTU than the ports that carry it.
 
@@ -219,8 +224,10 @@ class LosslessClassMtuSmaller(Rule[NoOptions]):
     it: a RoCE class left at 1500 behind 9216-byte ports drops every jumbo RoCE packet. The rule compares each lossless class's MTU with
     the MTU of the RDMA ports carrying it.
 
-    The per-class MTU is `QueueConfig.mtu`; EOS has none, so there the rule is listed in the
-    report's coverage as not evaluated (never a silent pass). A switch with no lossless priority
+    The per-class MTU is `QueueConfig.mtu`. Where the platform has the notion (NX-OS) but the
+    class sets none, the rule is listed in the report's coverage as not evaluated (never a
+    silent pass); EOS, Junos, SONiC and Cumulus classes carry no MTU of their own, so the rule
+    does not apply there and is no gap. A switch with no lossless priority
     on its RDMA ports (ECN-only, lossy RoCE) has no class to size and is not a gap; hosts are
     never judged (a per-class MTU is a switch-side notion).
 
@@ -243,7 +250,9 @@ class LosslessClassMtuSmaller(Rule[NoOptions]):
             state = ctx.states[name]
             classes = _lossless_class_mtus(ctx, state)
             if not classes:
-                if _has_lossless(ctx, state):  # lossless classes whose MTU is not configured
+                # a gap only where the platform has per-class MTUs (NX-OS network-qos `mtu`):
+                # elsewhere a class simply has none, and the rule does not apply
+                if state.platform in CLASS_MTU_PLATFORMS and _has_lossless(ctx, state):
                     ctx.skip(self.code, name)
                 continue
             for queue, (class_mtu, port, port_mtu) in sorted(classes.items()):

@@ -275,7 +275,10 @@ def test_eos_ecn_only_leaf(edit: tuple[str, str] | None, rule: str, expect: list
 
 @pytest.mark.parametrize(
     ("state", "intent", "skipped"),
-    [(lossy_leaf(), LOSSY, set()), (leaf(), ROCE_INTENT, {"leaf01"})],
+    [
+        (lossy_leaf().model_copy(update={"platform": "nxos"}), LOSSY, set()),
+        (leaf().model_copy(update={"platform": "nxos"}), ROCE_INTENT, {"leaf01"}),
+    ],
     ids=["lossy-nothing-to-size", "lossless-class-mtu-unknown"],
 )
 def test_mtu004_skips_only_where_something_is_lossless(

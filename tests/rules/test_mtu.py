@@ -21,6 +21,11 @@ def leaf(mtu: int | None = 9214) -> DeviceState:
     )
 
 
+def nxos_leaf() -> DeviceState:
+    """leaf01 as an NX-OS switch, whose lossless classes could carry an MTU (none is set)."""
+    return leaf().model_copy(update={"platform": "nxos"})
+
+
 def class_mtu_leaf(class_mtu: int) -> DeviceState:
     """leaf01 whose lossless queue 3 carries a per-class MTU (as NX-OS network-qos has)."""
     state = leaf()
@@ -211,6 +216,14 @@ CASES: list[Case] = [
     Case("mtu004-class-mtu-equal", "MTU004", [class_mtu_leaf(9214)], [], links=LEAF_HOST),
     Case(
         "mtu004-skipped-everywhere",
+        "MTU004",
+        [nxos_leaf(), with_port(host(), "ens1np0", mtu=1500)],
+        [],
+        links=LEAF_HOST,
+    ),
+    # EOS has no per-class MTU: nothing to evaluate, and no coverage gap either
+    Case(
+        "mtu004-eos-has-no-class-mtu",
         "MTU004",
         [leaf(), with_port(host(), "ens1np0", mtu=1500)],
         [],
