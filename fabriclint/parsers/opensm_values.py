@@ -89,10 +89,15 @@ def _is_hex(raw: str) -> bool:
     return raw.lstrip("+-")[:2].lower() == "0x"
 
 
-def _meant(raw: str) -> int:
-    """The number the text plainly says (decimal, or hex with 0x)."""
+def _meant(raw: str) -> int | None:
+    """The number the text plainly says (decimal, or hex with 0x); None when it says none (an
+    empty value, `#` left after a comment was cut: OpenSM still reads something from it)."""
     digits = raw.lstrip("+-")
-    number = int(digits[2:], 16) if _is_hex(raw) else int(digits, 10)
+    body, base = (digits[2:], 16) if _is_hex(raw) else (digits, 10)
+    allowed = "0123456789abcdefABCDEF" if base == 16 else "0123456789"
+    if not body or any(c not in allowed for c in body):
+        return None
+    number = int(body, base)
     return -number if raw.startswith("-") else number
 
 

@@ -224,3 +224,22 @@ def test_nul_bytes_in_an_input_keep_the_junit_report_well_formed(tmp_path: Path)
     name), which then does not parse: XML 1.0 forbids most control characters, even escaped."""
     edits = {"qos-policy.conf": lambda t: t.replace("end-qos-ulps", "end-qos-ulps\x00", 1)}
     check(tmp_path, "opensm", "ib-cluster/sm01", edits)
+
+
+def test_opensm_key_whose_value_is_only_a_comment_mark_does_not_crash() -> None:
+    """Found by the long profile: `sa_key #` (a value cut down to the comment mark) reached
+    int('') while comparing what OpenSM reads with what the text says."""
+    from fabriclint.models.raw import RawDevice, RawOutput
+    from fabriclint.parsers import opensm
+
+    text = "sa_key #\nsm_key 0x0000000000000001\n"
+    raw = RawDevice(
+        name="sm01",
+        platform="opensm",
+        outputs={"opensm.conf": RawOutput(text=text, file="sm01/opensm.conf.txt")},
+    )
+    state = opensm.parse(raw)
+    assert not [p for p in state.problems if "parser" in p.message]
+    assert state.infiniband is not None and state.infiniband.sm is not None
+    option = state.infiniband.sm.options["sa_key"]
+    assert option.reset == "OpenSM reads '' as 0x0000000000000000"  # the comment is cut first
