@@ -101,7 +101,9 @@ def _port_entries(draft: Draft, tables: Tables) -> dict[str, Entry]:
 
 
 def _natural(name: str) -> list[object]:
-    return [int(t) if is_digits(t) else t for t in _DIGITS.split(name)]
+    """Ethernet2 before Ethernet10: digit runs compare by length, then text (no int(): a
+    5000-digit run in a key must sort, not raise)."""
+    return [(len(t.lstrip("0")), t.lstrip("0")) if is_digits(t) else t for t in _DIGITS.split(name)]
 
 
 def _ports(tables: Tables, entries: dict[str, Entry]) -> list[tuple[str, int]]:

@@ -243,3 +243,15 @@ def test_opensm_key_whose_value_is_only_a_comment_mark_does_not_crash() -> None:
     assert state.infiniband is not None and state.infiniband.sm is not None
     option = state.infiniband.sm.options["sa_key"]
     assert option.reset == "OpenSM reads '' as 0x0000000000000000"  # the comment is cut first
+
+
+def test_sonic_port_name_with_5000_digits_sorts_without_int(tmp_path: Path) -> None:
+    """Found by the long profile (after a merge took the unbounded sort back): a QUEUE key
+    `Ethernet<5000 digits>|3` reached int() in the port sort."""
+
+    def edit(text: str) -> str:
+        return text.replace('"Ethernet0|3"', '"Ethernet' + "9" * 5000 + '|3"', 1)
+
+    result = check(tmp_path, "sonic", "multivendor-pod/leaf03", {"config_db.json": edit})
+    assert result.exit_code in (ExitCode.OK, ExitCode.FINDINGS, ExitCode.INCOMPLETE)
+    assert not [p for p in result.states["leaf03"].problems if "parser failed" in p.message]
