@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from fabriclint.cli.errors import fail, split_codes
+from fabriclint.cli.errors import emit, fail, split_codes
 
 if TYPE_CHECKING:
     from fabriclint.engine import CheckResult
@@ -448,15 +448,4 @@ def _collect_first(fabric: Path, live: LiveOptions, limit: list[str]) -> str:
 def _emit(text: str, target: Path | None) -> None:
     """Print to stdout (`-o -` too), or write a file atomically (exit 2 when it cannot be
     written)."""
-    if target is not None and str(target) == "-":
-        target = None
-    from fabriclint.snapshot import atomic_write
-
-    if target is None:
-        typer.echo(text, nl=False)
-        return
-    try:
-        atomic_write(target, text)
-    except OSError as exc:
-        raise fail([f"{target}: cannot write: {exc.strerror or exc}"]) from None
-    typer.echo(f"wrote {target}", err=True)
+    emit(text, None if target is not None and str(target) == "-" else target)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from fabriclint.cli.errors import fail
+from fabriclint.cli.errors import emit, fail
 
 
 class DiffFormat(StrEnum):
@@ -58,7 +58,7 @@ def diff(
     2 on input errors, 3 when either side is incomplete."""
     from fabriclint.diffrun import DiffInputError, run_diff
     from fabriclint.loaders.fabric import FabricError
-    from fabriclint.snapshot import SnapshotError, atomic_write
+    from fabriclint.snapshot import SnapshotError
 
     if fabric is not None:  # snapshot names, as `check --snapshot` takes them
         before, after = (_named(fabric, side) for side in (before, after))
@@ -71,11 +71,5 @@ def diff(
         raise fail(exc.problems) from None
     except (SnapshotError, DiffInputError) as exc:
         raise fail([str(exc)]) from None
-    if output is None:
-        typer.echo(text, nl=False)
-    else:
-        try:
-            atomic_write(output, text)
-        except OSError as exc:
-            raise fail([f"{output}: cannot write: {exc.strerror or exc}"]) from None
+    emit(text, output, announce=None)
     raise typer.Exit(code)

@@ -6,6 +6,7 @@ import os
 import sys
 import traceback
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -51,6 +52,22 @@ def fail(problems: Iterable[Problem | str]) -> typer.Exit:
     for problem in problems:
         typer.echo(f"error: {problem}" if isinstance(problem, str) else str(problem), err=True)
     return typer.Exit(USAGE_EXIT)
+
+
+def emit(text: str, target: Path | None, announce: str | None = "wrote") -> None:
+    """Print `text` to stdout, or write it to `target` atomically (exit 2 when it cannot be
+    written), saying `<announce> <target>` on stderr when `announce` is given."""
+    from fabriclint.snapshot import atomic_write
+
+    if target is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        atomic_write(target, text)
+    except OSError as exc:
+        raise fail([f"{target}: cannot write: {exc.strerror or exc}"]) from None
+    if announce:
+        typer.echo(f"{announce} {target}", err=True)
 
 
 def split_codes(values: list[str] | None) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from fabriclint.cli.errors import fail
+from fabriclint.cli.errors import emit, fail
 
 app = typer.Typer(help="A simulated-device lab for trying `collect` and `check --live`.")
 
@@ -111,16 +111,7 @@ def serve(
 
 def _announce(lab: Any, overlay_out: Path | None, generated: bool) -> None:
     text = lab.overlay_yaml()
-    if overlay_out is None:
-        typer.echo(text, nl=False)
-    else:
-        from fabriclint.snapshot import atomic_write
-
-        try:
-            atomic_write(overlay_out, text)
-        except OSError as exc:
-            raise fail([f"{overlay_out}: cannot write: {exc.strerror or exc}"]) from None
-        typer.echo(f"lab: wrote {overlay_out}", err=True)
+    emit(text, overlay_out, announce="lab: wrote")
     if generated:  # a throw-away password for a lab on 127.0.0.1, shown so it can be exported
         typer.echo(f"lab: export FABRICLINT_LAB_PASSWORD={lab.password}", err=True)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from fabriclint.cli.errors import fail
+from fabriclint.cli.errors import emit, fail
 
 app = typer.Typer(
     help="List rules, or explain one.", invoke_without_command=True, no_args_is_help=False
@@ -60,17 +60,8 @@ def docs(
     """The rule reference, from the rules' docstrings (the project's is docs/rules.md:
     `fabriclint rules docs --out docs/rules.md`)."""
     from fabriclint.ruledocs import render_markdown
-    from fabriclint.snapshot import atomic_write
 
-    text = render_markdown()
-    if out is None:
-        typer.echo(text, nl=False)
-        return
-    try:
-        atomic_write(out, text)
-    except OSError as exc:
-        raise fail([f"{out}: cannot write: {exc.strerror or exc}"]) from None
-    typer.echo(f"wrote {out}", err=True)
+    emit(render_markdown(), out)
 
 
 @app.command("explain")
