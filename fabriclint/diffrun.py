@@ -52,7 +52,7 @@ def build(before: Path, after: Path, root: Path | None, configs: bool) -> tuple[
         changes = compare_states(_parse_only(before), _parse_only(after), [26, 48])
         return DiffReport(before=str(before), after=str(after), changes=changes), 0
     old, new = _check(root, before, configs), _check(root, after, configs)
-    dscps = dscps_of(_intent_of(root))
+    dscps = dscps_of(new.fabric.intent)  # the fabric as the check loaded it
     changes = compare_states(old.states, new.states, dscps)
     introduced, resolved = finding_delta(old.report.findings, new.report.findings)
     mark(changes, introduced)
@@ -68,13 +68,6 @@ def build(before: Path, after: Path, root: Path | None, configs: bool) -> tuple[
         return report, int(ExitCode.INCOMPLETE)
     failing = [f for f in introduced if SEVERITY_RANK[f.severity] >= SEVERITY_RANK[new.fail_on]]
     return report, int(ExitCode.FINDINGS if failing else ExitCode.OK)
-
-
-def _intent_of(root: Path) -> Intent | None:
-    from fabriclint.engine import option_models
-    from fabriclint.loaders.fabric import load_fabric
-
-    return load_fabric(root, option_models()).intent
 
 
 def run_diff(

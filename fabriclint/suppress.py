@@ -17,7 +17,7 @@ import datetime as dt
 import fnmatch
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,14 +86,9 @@ def baseline_text(findings: Iterable[Finding]) -> str:
     return body.model_dump_json(indent=2) + "\n"
 
 
-def _scan(file: str, root: Path) -> list[Inline]:
-    path = Path(file) if Path(file).is_absolute() else root / file
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+def _scan(file: str, text: str) -> list[Inline]:
     found = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if "fabriclint:" not in line:
             continue
         match = _INLINE.search(line)
@@ -104,10 +99,15 @@ def _scan(file: str, root: Path) -> list[Inline]:
     return found
 
 
-def inline_comments(findings: Iterable[Finding], root: Path) -> dict[str, list[Inline]]:
-    """Inline suppressions of every file a finding points at, by file."""
+def inline_comments(
+    findings: Iterable[Finding], texts: Mapping[str, str]
+) -> dict[str, list[Inline]]:
+    """Inline suppressions of every file a finding points at, by file, read from `texts` (file
+    as findings name it -> the text the check read): never from disk again, so neither the
+    working directory nor a file edited since it was read changes what is suppressed. A file
+    the check did not read has no inline suppressions."""
     files = sorted({f.source.file for f in findings if f.source is not None})
-    return {file: found for file in files if (found := _scan(file, root))}
+    return {file: found for file in files if file in texts and (found := _scan(file, texts[file]))}
 
 
 def _covers(item: Inline, finding: Finding) -> bool:

@@ -252,3 +252,36 @@ def test_a_failing_fix_hint_is_reported_once_and_the_other_hints_stay(
     internal = [f.object for f in result.report.findings if f.rule == "INTERNAL001"]
     assert internal == ["fix hint for NIC003"]
     assert any(f.fix for f in result.report.findings if f.rule == "NIC004")
+
+
+def test_drift_compares_each_device_once_and_contains_a_failing_comparison(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fabriclint import engine
+
+    clean = run_check(CheckOptions(fabric_dir=POD, snapshot="broken"))
+    real, compared = engine.compare, []
+
+    def flaky(state: Any, *args: Any) -> Any:
+        compared.append(state.name)
+        if state.name == "leaf03":
+            raise KeyError("queues")
+        return real(state, *args)
+
+    monkeypatch.setattr("fabriclint.engine.compare", flaky)
+    result = run_check(CheckOptions(fabric_dir=POD, snapshot="broken"))
+    # One comparison per device serves DRIFT001 and DRIFT002 (the drift stage, not two rules).
+    assert sorted(compared) == sorted(clean.states)
+    assert result.exit_code == ExitCode.INCOMPLETE
+    internal = [f for f in result.report.findings if f.rule == "INTERNAL001"]
+    assert [(f.device, f.object) for f in internal] == [("leaf03", "drift comparison")]
+
+    def drift(report: Any, exclude: str | None = None) -> set[str]:
+        return {
+            f.fingerprint
+            for f in report.findings
+            if f.rule in ("DRIFT001", "DRIFT002") and f.device != exclude
+        }
+
+    assert drift(result.report) == drift(clean.report, exclude="leaf03")
+    assert drift(clean.report) != drift(clean.report, exclude="leaf03")  # leaf03 has drift

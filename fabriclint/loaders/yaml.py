@@ -116,6 +116,11 @@ class YamlDoc:
         self._text = text
         self._index = index
 
+    @property
+    def text(self) -> str:
+        """The text the document was loaded from (inline suppressions are read from it)."""
+        return self._text
+
     def _positions(self) -> tuple[Positions, Positions]:
         if self._index is None:  # the fast loader kept no positions: re-read with ruamel once
             yaml = _ruamel()

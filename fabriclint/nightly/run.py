@@ -106,10 +106,7 @@ def _explainer(opts: NightlyOptions, checked: CheckResult) -> Explainer:
             return {}
         if previous is None:
             return causes.explain(None, checked.states, new, [])
-        from fabriclint.engine import option_models
-        from fabriclint.loaders.fabric import load_fabric
-
-        fabric = load_fabric(opts.fabric_dir, option_models())
+        fabric = checked.fabric  # as the check loaded it: the YAML is not read twice
         path = Path(previous) if Path(previous).is_absolute() else opts.fabric_dir / previous
         devices = causes.involved(fabric, new)
         try:

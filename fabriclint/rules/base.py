@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -26,6 +26,11 @@ class NoOptions(BaseModel):
 
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
+
+Stage = Literal["rules", "drift", "suppress", "report"]
+"""The engine stage that produces a rule's findings (engine.py): most rules are evaluated by the
+rules stage through `check`; DRIFT001/DRIFT002 by the drift stage, the SUP rules by the
+suppression stage and INTERNAL001 by the report stage, each through the rule's own method."""
 
 
 @dataclass
@@ -49,10 +54,12 @@ class Context:
     """Snapshot devices the inventory does not list -> their platform (DRIFT004)."""
     cabled_count: dict[str, int] = field(default_factory=dict)
     """Device -> how many link ends the cabling plan gives it (set while reading devices)."""
+    unverified: dict[str, list[str]] = field(default_factory=dict)
+    """Device -> snapshot files its manifest lists without a sha256 (PARSE004)."""
     locate_link_end: Callable[[int, str], Source | None] | None = None
     """(link index, 'a'|'b') -> its line in inventory.yaml (lazy: positions cost a re-read)."""
     memo: dict[Any, Any] = field(default_factory=dict)
-    """Results rules share within one run (e.g. one drift comparison serves DRIFT001 and DRIFT002)."""
+    """Results rules share within one run."""
 
     def __post_init__(self) -> None:
         self._peers = self.inventory.peers()
@@ -140,6 +147,8 @@ class Rule(ABC, Generic[OptionsT]):
     severity: ClassVar[Severity]
     summary: ClassVar[str]
     options_model: ClassVar[type[BaseModel]] = NoOptions
+    stage: ClassVar[Stage] = "rules"
+    """The engine stage that reports this rule (only "rules" rules are run through `check`)."""
 
     def __init__(self, options: OptionsT, severity: Severity | None = None) -> None:
         self.options = options

@@ -48,6 +48,7 @@ class InternalError(Rule[NoOptions]):
     name = "internal-error"
     severity = "error"
     summary = "fabriclint failed internally; the result is incomplete"
+    stage = "report"
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         """Nothing to evaluate: the engine reports failures through `report`."""

@@ -1,12 +1,11 @@
-"""PARSE, DRIFT and INV rules: input coverage, drift from intent, and inventory consistency."""
+"""PARSE, DRIFT003/DRIFT004 and INV rules: input coverage, devices missing from or unexpected in
+the snapshot, and inventory consistency (DRIFT001/DRIFT002 are the drift stage: rules/drift.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
-from fabriclint.drift.compare import Drift, compare
-from fabriclint.intent.render import render
 from fabriclint.models.finding import Finding
 from fabriclint.models.state import DeviceState
 from fabriclint.rules.base import Context, NoOptions, Rule
@@ -92,11 +91,6 @@ class UnparseableInput(_ProblemRule):
     kind = "unparseable"
 
 
-UNVERIFIED = "unverified-inputs"
-"""Context.memo key: device -> snapshot files its manifest lists without a sha256 (the engine
-fills it from the snapshot)."""
-
-
 class UnverifiedInput(Rule[NoOptions]):
     """A snapshot manifest lists a device's files without their sha256 checksums.
 
@@ -114,8 +108,7 @@ class UnverifiedInput(Rule[NoOptions]):
     summary = "Snapshot files without a manifest checksum"
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        unverified: dict[str, list[str]] = ctx.memo.get(UNVERIFIED, {})
-        for device, files in sorted(unverified.items()):
+        for device, files in sorted(ctx.unverified.items()):
             if device not in ctx.states:
                 continue  # not checked (or not in the inventory): nothing was trusted
             shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
@@ -126,98 +119,6 @@ class UnverifiedInput(Rule[NoOptions]):
                 f"manifest.json gives no sha256 for {len(files)} file(s) of {device} ({shown}): "
                 "a change after collection would go unnoticed",
             )
-
-
-class SettingDrift(Rule[NoOptions]):
-    """A setting intent declares differs from the device (outside its tolerance).
-
-    Why: intent is what the benchmark plan assumes; any difference invalidates the result.
-
-    Fails: intent ECN minimum 150000 B (±10 %) and the leaf programs 300000 B.
-    Passes: the leaf programs 159744 B (within tolerance).
-    """
-
-    code = "DRIFT001"
-    name = "setting-drift"
-    severity = "error"
-    summary = "A setting differs from intent"
-    missing = False
-
-    def check(self, ctx: Context) -> Iterator[Finding]:
-        for state in ctx.states.values():
-            profile = ctx.profile(state.name)
-            if profile is None:
-                ctx.skip(self.code, state.name, "an intent profile for the device's role")
-                continue
-            ports = [p.name for p in ctx.rdma_ports(state)]
-            roce_dscp = profile.roce.dscp[0] if profile.roce else None
-            key = ("drift", state.name)
-            if key not in ctx.memo:
-                ctx.memo[key] = compare(state, render(profile, state, ports, ctx.states), roce_dscp)
-            if any(not d.comparable for d in ctx.memo[key]):
-                ctx.skip(  # a threshold in segments/time: not comparable
-                    self.code,
-                    state.name,
-                    "thresholds in bytes (the device states some in segments or time)",
-                )
-            drifts = [d for d in ctx.memo[key] if d.missing == self.missing and d.comparable]
-            for group in _group(drifts):
-                yield self._finding(state.name, group)
-
-    def _finding(self, device: str, group: list[Drift]) -> Finding:
-        first = group[0]
-        if len(group) == 1:
-            obj, path, where = first.obj, first.path, first.obj
-        else:
-            obj, path = "qos", f"interfaces.*.{first.key}"
-            where = f"{len(group)} ports ({_names([d.port for d in group])})"
-        if self.missing:
-            message = f"{first.label} is not configured on {where} (intent: {first.expected})"
-        else:
-            how = f" ({first.explanation})" if first.explanation else ""
-            message = (
-                f"{first.label} on {where}: {first.actual}, where intent has {first.expected}{how}"
-            )
-        return self.finding(
-            device,
-            obj,
-            path,
-            message,
-            expected=first.expected,
-            actual=first.actual,
-            source=first.source,
-        )
-
-
-def _names(ports: list[str], limit: int = 3) -> str:
-    shown = ", ".join(ports[:limit])
-    return shown + (f" and {len(ports) - limit} more" if len(ports) > limit else "")
-
-
-def _group(drifts: list[Drift]) -> list[list[Drift]]:
-    """Merge the same drift on several ports when one config line causes it (one fault, one finding)."""
-    groups: dict[tuple[str, str, str, str], list[Drift]] = {}
-    for drift in drifts:
-        line = str(drift.source) if drift.source else "-"  # no line: one finding, not one per port
-        key = (drift.key, repr(drift.expected), repr(drift.actual), line)
-        groups.setdefault(key, []).append(drift)
-    return list(groups.values())
-
-
-class SettingMissing(SettingDrift):
-    """A setting intent declares is absent on the device.
-
-    Why: an absent setting falls back to a platform default nobody chose.
-
-    Fails: intent declares ECN on the RoCE queue and the queue has no random-detect ecn.
-    Passes: the queue marks ECN at the intended thresholds.
-    """
-
-    code = "DRIFT002"
-    name = "setting-missing"
-    severity = "error"
-    summary = "A setting intent declares is absent"
-    missing = True
 
 
 class DeviceMissing(Rule[NoOptions]):
@@ -312,14 +213,16 @@ def _has_port(state: DeviceState, port: str) -> bool:
     return any(f"{nic.hca}/{nic.port}" == port for nic in state.rdma.values() if nic.hca)
 
 
-RULES: list[type[Rule[Any]]] = [
+INPUT_RULES: list[type[Rule[Any]]] = [
     UnrecognizedQosConfig,
     DuplicateKey,
     UnparseableInput,
     UnverifiedInput,
-    SettingDrift,
-    SettingMissing,
-    DeviceMissing,
-    DeviceUnexpected,
-    IntentInvalid,
 ]
+"""About reading each device's input."""
+
+INVENTORY_RULES: list[type[Rule[Any]]] = [DeviceMissing, DeviceUnexpected, IntentInvalid]
+"""About the inventory against the snapshot (the catalog lists DRIFT001/DRIFT002 between these
+and INPUT_RULES)."""
+
+RULES: list[type[Rule[Any]]] = [*INPUT_RULES, *INVENTORY_RULES]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fabriclint.rules import ecn, fab, ib, internal, meta, mtu, nic, pfc, qos, sup
+from fabriclint.rules import drift, ecn, fab, ib, internal, meta, mtu, nic, pfc, qos, sup
 from fabriclint.rules.base import Rule
 
 ALL_RULES: list[type[Rule[Any]]] = [
@@ -15,7 +15,9 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *nic.RULES,
     *fab.RULES,
     *ib.RULES,
-    *meta.RULES,
+    *meta.INPUT_RULES,
+    *drift.RULES,
+    *meta.INVENTORY_RULES,
     *sup.RULES,
     *internal.RULES,
 ]

@@ -1,4 +1,8 @@
-"""SUP rules: findings about suppressions themselves (computed by the engine after all rules)."""
+"""SUP rules: findings about suppressions themselves.
+
+suppress.py finds them while applying the suppressions (the engine's suppression stage, after
+every other rule); these classes are their catalog entries and give each its configured severity.
+"""
 
 from __future__ import annotations
 
@@ -8,17 +12,22 @@ from typing import Any
 from fabriclint.models.finding import Finding
 from fabriclint.rules.base import Context, NoOptions, Rule
 
-NOTES = "suppression-notes"
-"""ctx.memo key under which the engine leaves the suppression findings, by rule code."""
 
+class SuppressionRule(Rule[NoOptions]):
+    """A SUP rule: reports a note suppress.py found (`report`), evaluates nothing itself."""
 
-class _Note(Rule[NoOptions]):
+    stage = "suppress"
+
     def check(self, ctx: Context) -> Iterator[Finding]:
-        for note in ctx.memo.get(NOTES, {}).get(self.code, []):
-            yield note.model_copy(update={"severity": self.effective_severity})
+        """Nothing to evaluate: the suppression stage calls `report` on suppress.py's notes."""
+        return iter(())
+
+    def report(self, note: Finding) -> Finding:
+        """suppress.py's note as this rule's finding (at the severity policy gives the rule)."""
+        return note.model_copy(update={"severity": self.effective_severity})
 
 
-class UnusedSuppression(_Note):
+class UnusedSuppression(SuppressionRule):
     """A suppression (policy or inline comment) that matches no finding.
 
     Why: a stale suppression hides the next real problem on that line or device. Remove it.
@@ -33,7 +42,7 @@ class UnusedSuppression(_Note):
     summary = "A suppression matches no finding"
 
 
-class SuppressionExpired(_Note):
+class SuppressionExpired(SuppressionRule):
     """A suppression whose expiry date has passed; its findings count again.
 
     Why: accepted risks are accepted for a time (until the maintenance window); after it they
@@ -48,7 +57,7 @@ class SuppressionExpired(_Note):
     summary = "A suppression has expired"
 
 
-class SuppressionWithoutReason(_Note):
+class SuppressionWithoutReason(SuppressionRule):
     """An inline `fabriclint: ignore[CODE]` comment with no reason; it is not applied.
 
     Why: a suppression without a reason cannot be reviewed. Write why after the brackets:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from fabriclint.cli.app import app
+from fabriclint.engine import CheckOptions, run_check
+from fabriclint.models.finding import Finding
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -131,3 +134,57 @@ def test_inline_suppression_in_a_candidate_config(pod: Path) -> None:
         (f["rule"], f["source"]["line"]) for f in after["findings"] if f["rule"].startswith("SUP")
     ]
     assert ("SUP003", 1) in sup  # no reason: not applied, reported
+
+
+REASON = "swapped on purpose for the lab test"
+
+
+def _ignore_leaf03_ecn002(pod: Path) -> Path:
+    """Put an inline ignore[ECN002] above leaf03's ECN002 line; return the config's path."""
+    config = pod / "snapshots" / "broken" / "leaf03" / "show_running-config.txt"
+    _, before = run(str(pod), "-s", "broken", "--select", "ECN002")
+    (ecn,) = [f for f in before["findings"] if f["device"] == "leaf03"]
+    lines = config.read_text().splitlines(keepends=True)
+    lines.insert(ecn["source"]["line"] - 1, f"      ! fabriclint: ignore[ECN002] {REASON}\n")
+    config.write_text("".join(lines))
+    edit(config, "x", "x")
+    return config
+
+
+def _leaf03_ecn002(progress: Callable[[str], None], pod: Path) -> list[Finding]:
+    opts = CheckOptions(
+        fabric_dir=pod, snapshot="broken", select=["ECN002", "SUP"], progress=progress
+    )
+    return run_check(opts).report.findings
+
+
+def test_inline_suppressions_do_not_depend_on_the_working_directory(
+    pod: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _ignore_leaf03_ecn002(pod)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    # The progress callback runs while devices are parsed, after every input was read: the
+    # sources name files relative to the old directory, which no longer resolve from here.
+    findings = _leaf03_ecn002(lambda _device: monkeypatch.chdir(elsewhere), pod.absolute())
+    (ecn,) = [f for f in findings if f.rule == "ECN002" and f.device == "leaf03"]
+    assert ecn.suppressed == REASON
+    assert not [f for f in findings if f.rule.startswith("SUP")]
+
+
+def test_a_file_changed_after_it_was_read_does_not_change_the_suppressions(pod: Path) -> None:
+    config = _ignore_leaf03_ecn002(pod).absolute()
+    text = config.read_text()
+
+    def meanwhile(_device: str) -> None:  # the comment removed, another added, once read
+        config.write_text(
+            text.replace(f"ignore[ECN002] {REASON}", "x").replace(
+                "\n", "\n! fabriclint: ignore[ECN002]\n", 1
+            )
+        )
+
+    findings = _leaf03_ecn002(meanwhile, pod)
+    (ecn,) = [f for f in findings if f.rule == "ECN002" and f.device == "leaf03"]
+    assert ecn.suppressed == REASON
+    assert not [f for f in findings if f.rule.startswith("SUP")]
+    assert "ignore[ECN002] " + REASON not in config.read_text()  # the edit did happen

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from fabriclint.cli.app import app
@@ -279,3 +281,26 @@ def test_markdown_stays_within_a_comment(fabric: Path) -> None:
     new_section = text.split("### New tonight")[1]
     assert new_section.count("\n| error") + new_section.count("\n| warning") == SHOWN_NEW
     assert f"… and {len(many) - SHOWN_NEW} more" in text
+
+
+def test_a_night_reads_the_fabric_yaml_once(fabric: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The causes of tonight's new findings use the fabric the check loaded (CheckResult.fabric)."""
+    from fabriclint import engine
+    from fabriclint.loaders import fabric as loaders
+
+    nightly(fabric, "--snapshot", "baseline")
+    real, calls = engine.load_fabric, []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the fabric YAML was read a second time")
+
+    monkeypatch.setattr(engine, "load_fabric", counted)
+    monkeypatch.setattr(loaders, "load_fabric", refused)
+    code, doc, _ = nightly(fabric, "--snapshot", "broken")
+    assert code == 1 and len(calls) == 1
+    fab001 = next(i for i in doc["findings"] if i["rule"] == "FAB001" and i["device"] == "leaf01")
+    assert "DSCP 26" in fab001["cause"]  # explained against last night, with the loaded fabric

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from fabriclint.engine import drift_findings
 from fabriclint.models.finding import Finding
 from fabriclint.models.intent import Intent
 from fabriclint.models.inventory import Device, Inventory, Link
@@ -20,6 +21,8 @@ from fabriclint.models.state import (
     Trust,
 )
 from fabriclint.rules.base import Context
+from fabriclint.rules.drift import SettingDrift
+from fabriclint.rules.internal import Failure
 from fabriclint.rules.registry import BY_CODE
 
 
@@ -37,6 +40,7 @@ class Case:
     missing: dict[str, str] = field(default_factory=dict)
     unexpected: dict[str, str] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)
+    unverified: dict[str, list[str]] = field(default_factory=dict)
 
 
 def run_case(case: Case) -> list[Finding]:
@@ -54,9 +58,15 @@ def run_case(case: Case) -> list[Finding]:
         missing=dict(case.missing),
         unexpected=dict(case.unexpected),
         memo=dict(case.memo),
+        unverified=dict(case.unverified),
     )
     rule_cls = BY_CODE[case.rule]
     rule = rule_cls(rule_cls.options_model.model_validate(case.options))
+    if isinstance(rule, SettingDrift):  # reported by the engine's drift stage, not by check()
+        failures: list[Failure] = []
+        findings = drift_findings(ctx, [rule], failures)
+        assert not failures, failures
+        return findings
     return list(rule.check(ctx))
 
 

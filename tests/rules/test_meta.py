@@ -6,7 +6,6 @@ import pytest
 
 from fabriclint.models.common import Source
 from fabriclint.models.state import DeviceState, EcnConfig, InputProblem, Unparsed
-from fabriclint.rules.meta import UNVERIFIED
 from tests.rules.harness import ROCE_INTENT, Case, found, roce_qos, run_case, switch
 
 LINK = [("leaf01:Ethernet1", "leaf02:Ethernet1")]
@@ -59,9 +58,9 @@ CASES: list[Case] = [
         "PARSE004",
         [switch("leaf01"), switch("leaf02")],
         [("leaf01", "manifest")],
-        memo={UNVERIFIED: {"leaf01": ["show_running-config.txt"], "leaf09": ["x.txt"]}},
+        unverified={"leaf01": ["show_running-config.txt"], "leaf09": ["x.txt"]},
     ),
-    Case("checksums", "PARSE004", [switch("leaf01")], [], memo={UNVERIFIED: {}}),
+    Case("checksums", "PARSE004", [switch("leaf01")], []),
     Case(
         "mtu-drift",
         "DRIFT001",
