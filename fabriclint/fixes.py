@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fabriclint.causes import family
 from fabriclint.models.finding import Finding
 from fabriclint.models.intent import Profile
+from fabriclint.models.resolve import effective_qos, tc_queue
 from fabriclint.models.state import DeviceState
 
 
@@ -48,7 +49,9 @@ def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
     queue = _QUEUE.search(finding.path)
     number = int(queue["q"] or queue["p"]) if queue else None
     if number is None and "roce_queue" in finding.path and intent.roce is not None:
-        number = intent.roce.priority  # identity TC -> queue on the platforms hinted below
+        # The queue the device gives the intended RoCE class (identity unless it maps it).
+        qos = effective_qos(state, port["port"] if port else None)
+        number = tc_queue(qos, intent.roce.priority)
     if finding.object.startswith("qos-profile "):
         profile: str | None = finding.object.removeprefix("qos-profile ")
     else:  # the profile the device's ports apply (the most common one)

@@ -15,8 +15,8 @@ from fabriclint.models.ib import InfinibandState, Partition
 from fabriclint.models.resolve import (
     effective_qos,
     lossless_priorities,
+    priority_queues,
     resolve_qos,
-    tc_priority,
 )
 from fabriclint.models.state import DeviceState, QosConfig, QueueConfig
 
@@ -40,10 +40,7 @@ class Drift:
 
 
 def _queue_for_priority(qos: QosConfig, priority: int) -> QueueConfig | None:
-    tcs = [tc for tc in range(8) if tc_priority(qos, tc) == priority]
-    tcs.sort(key=lambda tc: bool(qos.lossy_tcs and tc in qos.lossy_tcs))  # a no-loss class first
-    for tc in tcs:
-        queue = (qos.tc_to_queue or {}).get(tc, tc)
+    for queue in priority_queues(qos, priority):  # a no-loss class's queue first
         found = (qos.queues or {}).get(queue)
         if found is not None:
             return found

@@ -97,6 +97,17 @@ def lossless_priorities(qos: QosConfig) -> list[int]:
     return sorted(set(pfc.priorities))
 
 
+# ---- the questions rules ask of a merged QosConfig, each answered here once -------------------
+# The identity defaults (TC -> priority, TC -> queue when the map is absent) live in these
+# functions only: every 802.1Qaz-style pipeline maps class n to priority n and queue n unless
+# configured otherwise (EOS, NX-OS, SONiC, Cumulus and mlnx_qos all default to identity).
+
+
+def declared_lossy(qos: QosConfig, tc: int) -> bool:
+    """True when the platform declares traffic class `tc` lossy whatever PFC says (`lossy_tcs`)."""
+    return bool(qos.lossy_tcs) and tc in (qos.lossy_tcs or ())
+
+
 def tc_priority(qos: QosConfig, tc: int) -> int | None:
     """The 802.1p priority of traffic class `tc`: its `tc_to_priority` entry, else identity;
     None for a lossy class (`lossy_tcs`) whose identity priority another class's entry claims:
@@ -105,17 +116,87 @@ def tc_priority(qos: QosConfig, tc: int) -> int | None:
     to_prio = qos.tc_to_priority or {}
     if tc in to_prio:
         return to_prio[tc]
-    if qos.lossy_tcs and tc in qos.lossy_tcs and tc in to_prio.values():
+    if declared_lossy(qos, tc) and tc in to_prio.values():
         return None
     return tc
 
 
+def tc_queue(qos: QosConfig, tc: int) -> int:
+    """The egress queue of traffic class `tc`: its `tc_to_queue` entry, else identity."""
+    return (qos.tc_to_queue or {}).get(tc, tc)
+
+
 def tc_lossless(qos: QosConfig, tc: int) -> bool:
     """True when traffic class `tc` is lossless: not declared lossy, and PFC on its priority."""
-    if qos.lossy_tcs and tc in qos.lossy_tcs:
+    if declared_lossy(qos, tc):
         return False
     priority = tc_priority(qos, tc)
     return priority is not None and priority in lossless_priorities(qos)
+
+
+def traffic_classes(qos: QosConfig) -> set[int]:
+    """Every traffic class the configuration can name: the eight of 802.1p, plus any other a
+    map mentions."""
+    return (
+        set(range(8))
+        | set(qos.tc_to_priority or {})
+        | set(qos.tc_to_queue or {})
+        | set((qos.dscp_to_tc or {}).values())
+    )
+
+
+def lossless_tcs(qos: QosConfig) -> set[int]:
+    """Traffic classes whose 802.1p priority has PFC (identity TC -> priority by default)."""
+    if not lossless_priorities(qos):
+        return set()
+    return {tc for tc in traffic_classes(qos) if tc_lossless(qos, tc)}
+
+
+def lossless_queues(qos: QosConfig) -> set[int]:
+    """Egress queues that carry a lossless traffic class."""
+    return {tc_queue(qos, tc) for tc in lossless_tcs(qos)}
+
+
+def priority_tcs(qos: QosConfig, priority: int) -> list[int]:
+    """The traffic classes (0-7) that carry 802.1p `priority`, a class not declared lossy first."""
+    tcs = [tc for tc in range(8) if tc_priority(qos, tc) == priority]
+    return sorted(tcs, key=lambda tc: declared_lossy(qos, tc))
+
+
+def priority_queues(qos: QosConfig, priority: int) -> list[int]:
+    """The egress queues of the classes that carry `priority`, in `priority_tcs` order."""
+    return [tc_queue(qos, tc) for tc in priority_tcs(qos, priority)]
+
+
+def priority_queue(qos: QosConfig, priority: int) -> int | None:
+    """The egress queue traffic of a PFC `priority` waits in: that of the first class carrying
+    the priority that is not declared lossy (None when no such class)."""
+    for tc in priority_tcs(qos, priority):
+        if not declared_lossy(qos, tc):
+            return tc_queue(qos, tc)
+    return None
+
+
+def tcs_in_use(qos: QosConfig) -> set[int] | None:
+    """Traffic classes some DSCP or PCP map sends traffic to (with PCP trusted and no PCP map,
+    the identity map reaches all eight); None when neither map is known."""
+    if qos.dscp_to_tc is None and qos.pcp_to_tc is None:
+        return None
+    reached = set((qos.dscp_to_tc or {}).values()) | set((qos.pcp_to_tc or {}).values())
+    if qos.trust in (Trust.PCP, Trust.BOTH) and qos.pcp_to_tc is None:
+        reached |= set(range(8))
+    return reached
+
+
+def priorities_in_use(qos: QosConfig) -> set[int] | None:
+    """802.1p priorities some DSCP or PCP class maps to; every priority when PCP is trusted
+    with no PCP map (the default identity map uses them all); None when the maps are unknown."""
+    if qos.trust in (Trust.PCP, Trust.BOTH) and qos.pcp_to_tc is None:
+        return set(range(8))
+    tcs = tcs_in_use(qos)
+    if tcs is None:
+        return None
+    return {p for tc in tcs if (p := tc_priority(qos, tc)) is not None}
 
 
 def resolve_qos(qos: QosConfig, dscp: int) -> Resolution:
@@ -133,7 +214,7 @@ def resolve_qos(qos: QosConfig, dscp: int) -> Resolution:
     if tc is not None:
         priority = tc_priority(qos, tc)
         note(f"tc_to_priority.{tc}")
-        queue = (qos.tc_to_queue or {}).get(tc, tc)
+        queue = tc_queue(qos, tc)
         note(f"tc_to_queue.{tc}")
     qconf = (qos.queues or {}).get(queue) if queue is not None else None
     lossless = tc is not None and tc_lossless(qos, tc)

@@ -8,14 +8,20 @@ from typing import Any
 
 from pydantic import Field
 
-from fabriclint.models.resolve import Resolution, tc_priority
+from fabriclint.models.resolve import (
+    Resolution,
+    lossless_queues,
+    lossless_tcs,
+    tc_priority,
+    tc_queue,
+    tcs_in_use,
+)
 from fabriclint.models.state import (
     DeviceState,
     EcnConfig,
     Interface,
     QosConfig,
     QueueConfig,
-    Trust,
 )
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.scope import (
@@ -24,8 +30,6 @@ from fabriclint.rules.scope import (
     Site,
     StrictOptions,
     first,
-    lossless_queues,
-    lossless_tcs,
     owner,
     pfc_source,
     roce_ports,
@@ -83,14 +87,12 @@ def _reached_lossless(qos: QosConfig) -> dict[int, int]:
     """Egress queue -> (first) lossless traffic class on it, for the classes some DSCP or PCP
     map reaches (every lossless class when neither map is known)."""
     lossless = lossless_tcs(qos)
-    if qos.dscp_to_tc is not None or qos.pcp_to_tc is not None:
-        reached = set((qos.dscp_to_tc or {}).values()) | set((qos.pcp_to_tc or {}).values())
-        if qos.trust in (Trust.PCP, Trust.BOTH) and qos.pcp_to_tc is None:
-            reached |= set(range(8))  # PCP trusted through the identity map
+    reached = tcs_in_use(qos)
+    if reached is not None:
         lossless &= reached
     out: dict[int, int] = {}
     for tc in sorted(lossless):
-        out.setdefault((qos.tc_to_queue or {}).get(tc, tc), tc)
+        out.setdefault(tc_queue(qos, tc), tc)
     return dict(sorted(out.items()))
 
 
@@ -276,7 +278,7 @@ class WredDropOnLossless(FaultRule[NoOptions]):
 
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
         for site in sites(state, "queues"):
-            lossless = lossless_queues(site.users)
+            lossless = set().union(*map(lossless_queues, site.users))
             for number, queue in sorted((site.qos.queues or {}).items()):
                 if queue.wred_drop and number in lossless:
                     yield Fault(

@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from fabriclint.models.finding import Finding
-from fabriclint.models.resolve import lossless_priorities, tc_priority
-from fabriclint.models.state import DeviceState, QosConfig
+from fabriclint.models.resolve import lossless_priorities, priority_queue
+from fabriclint.models.state import DeviceState
 from fabriclint.models.types import RoceMtu
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.fab import host_nics, hosts
@@ -283,7 +283,7 @@ def _lossless_class_mtus(ctx: Context, state: DeviceState) -> dict[int, tuple[in
     for iface in ctx.rdma_ports(state):
         qos = ctx.qos(state, iface.name)
         for priority in lossless_priorities(qos):
-            queue = _queue_of_priority(qos, priority)
+            queue = priority_queue(qos, priority)
             conf = (qos.queues or {}).get(queue) if queue is not None else None
             if conf is None or conf.mtu is None or queue is None:
                 continue
@@ -291,13 +291,6 @@ def _lossless_class_mtus(ctx: Context, state: DeviceState) -> dict[int, tuple[in
             if queue not in out or port_mtu > out[queue][2]:
                 out[queue] = (conf.mtu, iface.name, port_mtu)
     return out
-
-
-def _queue_of_priority(qos: QosConfig, priority: int) -> int | None:
-    for tc in range(8):
-        if tc_priority(qos, tc) == priority and not (qos.lossy_tcs and tc in qos.lossy_tcs):
-            return (qos.tc_to_queue or {}).get(tc, tc)
-    return None
 
 
 RULES: list[type[Rule[Any]]] = [

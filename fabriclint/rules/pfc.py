@@ -9,7 +9,11 @@ from typing import Any
 from pydantic import Field
 
 from fabriclint.models.finding import Finding
-from fabriclint.models.resolve import Resolution, lossless_priorities, tc_priority
+from fabriclint.models.resolve import (
+    Resolution,
+    lossless_priorities,
+    priorities_in_use,
+)
 from fabriclint.models.state import DeviceState, Interface, PfcWatchdog, QosConfig, Trust
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.scope import (
@@ -28,16 +32,6 @@ from fabriclint.rules.scope import (
 )
 
 # ---- PFC rules ----------------------------------------------------------------------------------
-
-
-def _used_priorities(qos: QosConfig) -> set[int] | None:
-    """Priorities some DSCP/PCP class maps to; None when the maps are unknown."""
-    if qos.trust in (Trust.PCP, Trust.BOTH) and qos.pcp_to_tc is None:
-        return set(range(8))  # PCP trusted with the default identity map: every priority is used
-    if qos.dscp_to_tc is None and qos.pcp_to_tc is None:
-        return None
-    tcs = set((qos.dscp_to_tc or {}).values()) | set((qos.pcp_to_tc or {}).values())
-    return {p for tc in tcs if (p := tc_priority(qos, tc)) is not None}
 
 
 class PfcPriorityUnused(FaultRule[NoOptions]):
@@ -68,7 +62,7 @@ class PfcPriorityUnused(FaultRule[NoOptions]):
             lossless = lossless_priorities(site.qos)
             if not lossless:
                 continue
-            used = [_used_priorities(q) for q in site.users]
+            used = [priorities_in_use(q) for q in site.users]
             if any(u is None for u in used):
                 ctx.skip(self.code, state.name)
                 continue

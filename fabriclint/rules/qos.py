@@ -7,7 +7,12 @@ from typing import Any
 
 from pydantic import Field
 
-from fabriclint.models.resolve import Resolution, lossless_priorities
+from fabriclint.models.resolve import (
+    Resolution,
+    lossless_priorities,
+    lossless_queues,
+    lossless_tcs,
+)
 from fabriclint.models.state import (
     BufferConfig,
     DeviceState,
@@ -27,8 +32,6 @@ from fabriclint.rules.scope import (
     classified_ports,
     first,
     locate,
-    lossless_queues,
-    lossless_tcs,
     names,
     own_configs,
     owner,
@@ -362,7 +365,7 @@ def _weight_faults(site: Site, percent: bool) -> Iterator[Fault]:
             actual=total,
             source=first(*(q.src("weight") for q in weighted.values())),
         )
-    for number in sorted(lossless_queues(site.users)):
+    for number in sorted(set().union(*map(lossless_queues, site.users))):
         queue = weighted.get(number)
         if queue is not None and queue.weight == 0:
             yield Fault(

@@ -22,7 +22,6 @@ from fabriclint.models.resolve import (
     Resolution,
     effective_qos,
     lossless_priorities,
-    tc_lossless,
 )
 from fabriclint.models.state import DeviceState, Interface, QosConfig
 from fabriclint.rules.base import Context, OptionsT, Rule
@@ -233,27 +232,6 @@ def sites(state: DeviceState, name: str) -> list[Site]:
         else:
             out.append(Site(state, iface, eff, [eff]))
     return out
-
-
-def _tcs(qos: QosConfig) -> set[int]:
-    return (
-        set(range(8))
-        | set(qos.tc_to_priority or {})
-        | set(qos.tc_to_queue or {})
-        | set((qos.dscp_to_tc or {}).values())
-    )
-
-
-def lossless_tcs(qos: QosConfig) -> set[int]:
-    """Traffic classes whose 802.1p priority has PFC (identity TC -> priority by default)."""
-    if not lossless_priorities(qos):
-        return set()
-    return {tc for tc in _tcs(qos) if tc_lossless(qos, tc)}
-
-
-def lossless_queues(users: Iterable[QosConfig]) -> set[int]:
-    """Egress queues that carry a lossless traffic class in any of `users`."""
-    return {(q.tc_to_queue or {}).get(tc, tc) for q in users for tc in lossless_tcs(q)}
 
 
 def pfc_on(qos: QosConfig) -> bool:
