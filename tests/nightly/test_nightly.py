@@ -285,11 +285,10 @@ def test_markdown_stays_within_a_comment(fabric: Path) -> None:
 
 def test_a_night_reads_the_fabric_yaml_once(fabric: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The causes of tonight's new findings use the fabric the check loaded (CheckResult.fabric)."""
-    from fabriclint import engine
     from fabriclint.loaders import fabric as loaders
 
     nightly(fabric, "--snapshot", "baseline")
-    real, calls = engine.load_fabric, []
+    real, calls = loaders.load_fabric, []
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(args[0])
@@ -298,7 +297,7 @@ def test_a_night_reads_the_fabric_yaml_once(fabric: Path, monkeypatch: pytest.Mo
     def refused(*_args: Any, **_kwargs: Any) -> Any:
         raise AssertionError("the fabric YAML was read a second time")
 
-    monkeypatch.setattr(engine, "load_fabric", counted)
+    monkeypatch.setattr("fabriclint.engine.load_fabric", counted)
     monkeypatch.setattr(loaders, "load_fabric", refused)
     code, doc, _ = nightly(fabric, "--snapshot", "broken")
     assert code == 1 and len(calls) == 1

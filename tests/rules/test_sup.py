@@ -9,6 +9,7 @@ import pytest
 from fabriclint.models.common import Source
 from fabriclint.models.finding import Finding
 from fabriclint.models.policy import Suppression
+from fabriclint.rules.base import NoOptions
 from fabriclint.rules.registry import BY_CODE
 from fabriclint.rules.sup import RULES, SuppressionRule
 from fabriclint.suppress import Inline, apply
@@ -66,7 +67,7 @@ def test_report_gives_a_note_its_rule_and_configured_severity(
 ) -> None:
     note = _finding(rule_cls.code, 1).model_copy(update={"severity": "info"})
     for severity in ("error", "warning"):
-        rule = rule_cls(rule_cls.options_model(), severity)
+        rule = rule_cls(NoOptions(), severity)
         reported = rule.report(note)
         assert (reported.rule, reported.severity) == (rule_cls.code, severity)
     assert BY_CODE[rule_cls.code].stage == "suppress"
