@@ -18,7 +18,6 @@ from collections.abc import Iterable
 
 from fabriclint import platforms
 from fabriclint.platforms.base import HCA, NETDEV, SUDO, CommandSpec, Platform
-from fabriclint.platforms.eos import FACTS as EOS_FACTS
 from fabriclint.platforms.mlnx_host import (
     ECN_SYSFS,
     ETHTOOL,
@@ -31,7 +30,6 @@ from fabriclint.platforms.mlnx_host import (
 
 __all__ = [
     "ECN_SYSFS",
-    "EOS_FACTS",
     "ETHTOOL",
     "HCA",
     "IP_LINK",

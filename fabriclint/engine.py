@@ -13,7 +13,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
-from fabriclint import __version__
+from fabriclint import __version__, platforms
 from fabriclint.causes import link_causes
 from fabriclint.loaders.fabric import Fabric, display_path, load_fabric
 from fabriclint.models.common import Source
@@ -31,11 +31,11 @@ from fabriclint.rules.sup import NOTES
 from fabriclint.selection import Selection
 from fabriclint.site_rules import applies, check_site_rule
 from fabriclint.snapshot import (
-    CONFIG_COMMAND,
     Snapshot,
     SnapshotError,
     load_configs,
     load_snapshot,
+    main_config_key,
     named_snapshot,
     newest_snapshot,
 )
@@ -151,7 +151,9 @@ def _annotate(
             continue
         iface.neighbor = f"{peer_dev}:{peer_port}"
         peer = inv.devices.get(peer_dev)
-        iface.role = "host-facing" if peer and peer.platform == "mlnx-host" else "fabric"
+        iface.role = (
+            "host-facing" if peer and platforms.kind_of(peer.platform) == "host" else "fabric"
+        )
 
 
 def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Context:
@@ -312,7 +314,7 @@ def _load_one(
     """Parse one inventory device, or record why it cannot be checked (status + reason)."""
     loaded = snap.devices.get(name)
     if loaded is None:
-        if opts.configs is not None and platform == "mlnx-host":
+        if opts.configs is not None and platforms.kind_of(platform) == "host":
             _outside(ctx, name, "hosts have no rendered config (--configs)")
             return None
         _missing(ctx, name, "missing", "no data in the snapshot")
@@ -341,7 +343,7 @@ def _require_ports(state: DeviceState, raw: Any, cabled: int) -> None:
         return
     if any(p.kind == "unparseable" for p in state.problems):
         return
-    main = raw.outputs.get(CONFIG_COMMAND.get(raw.platform, "")) or next(
+    main = raw.outputs.get(main_config_key(raw.platform) or "") or next(
         iter(raw.outputs.values()), None
     )
     message = (
@@ -486,7 +488,7 @@ def _device_file(snap: Snapshot, device: str | None) -> Source | None:
     if loaded is None or loaded.raw is None or not loaded.raw.outputs:
         return None
     outputs = loaded.raw.outputs
-    main = outputs.get(CONFIG_COMMAND.get(loaded.raw.platform, "")) or next(iter(outputs.values()))
+    main = outputs.get(main_config_key(loaded.raw.platform) or "") or next(iter(outputs.values()))
     return Source(file=main.file)
 
 

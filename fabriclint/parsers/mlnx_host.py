@@ -48,9 +48,7 @@ from fabriclint.parsers.mlnx_verbs import (
     port_rate,
     roce_tos_target,
 )
-
-DEVINFO = "ibv_devinfo -v"
-IP_LINK = "ip -d link show"
+from fabriclint.platforms.mlnx_host import DEVINFO, IP_LINK
 
 _IBDEV2NETDEV = re.compile(r"^ibdev2netdev(?: -v)?$")
 _DEVINFO = re.compile(r"^ibv_devinfo(?: -v| --verbose)?$")

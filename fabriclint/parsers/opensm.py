@@ -25,8 +25,9 @@ from fabriclint.parsers.mlnx_common import Log, Text, checked
 from fabriclint.parsers.opensm_conf import parse_conf
 from fabriclint.parsers.opensm_partitions import parse_partitions
 from fabriclint.parsers.opensm_qos import parse_qos_policy
+from fabriclint.platforms.opensm import OPENSM_CONF, PARTITIONS_CONF, QOS_POLICY_CONF
 
-FILES = ("opensm.conf", "partitions.conf", "qos-policy.conf")
+FILES = (OPENSM_CONF, PARTITIONS_CONF, QOS_POLICY_CONF)
 _SMINFO = re.compile(
     r"sm lid (\d+) sm guid (0x[0-9a-fA-F]+), activity count (\d+) priority (\d+) state (\d+)"
 )

@@ -51,7 +51,7 @@ def hosts(ctx: Context) -> list[DeviceState]:
 
 def is_switch(state: DeviceState) -> bool:
     """True for a switch (not a host, not an InfiniBand subnet-manager node)."""
-    return not state.is_host and state.platform != "opensm"
+    return state.kind == "switch"
 
 
 def host_nics(ctx: Context, state: DeviceState, code: str, *, roce: bool = False) -> list[RdmaPort]:
@@ -315,7 +315,7 @@ class DscpMapInconsistent(Rule[NoOptions]):
         """('RoCE', dscp) and ('CNP', dscp) pairs the device's intent declares."""
         roce, cnp = ctx.roce(device), ctx.cnp(device)
         state = ctx.states.get(device)
-        ib_only = state is not None and (state.platform == "opensm" or infiniband_only(state))
+        ib_only = state is not None and (state.is_subnet_manager or infiniband_only(state))
         if (roce is None or cnp is None) and not ib_only:
             ctx.skip(self.code, device)
         pairs = [("RoCE", dscp) for dscp in (roce.dscp if roce else [])]
