@@ -16,8 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from fabriclint import __version__
+from fabriclint.bounded import InputLimitError, json_loads
 from fabriclint.confine import UnsafeInput, check_inside, max_file_size, read_inside
-from fabriclint.loaders.bounded import InputLimitError, json_loads
 from fabriclint.models.names import DeviceName, check_device_name
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.platforms import ALL as DESCRIPTORS
