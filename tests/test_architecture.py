@@ -22,6 +22,10 @@ def _imports(path: Path) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module == "fabriclint":
+            names.update(
+                f"fabriclint.{alias.name}" for alias in node.names
+            )  # from fabriclint import x
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)
     return names

@@ -28,7 +28,6 @@ from fabriclint.parsers.mlnx_ib import (
     parse_ibstat,
     port_key,
 )
-from fabriclint.parsers.mlnx_models import family
 from fabriclint.parsers.mlnx_qos import parse_mlnx_qos
 from fabriclint.parsers.mlnx_sys import (
     Ecn,
@@ -49,6 +48,7 @@ from fabriclint.parsers.mlnx_verbs import (
     roce_tos_target,
 )
 from fabriclint.platforms.mlnx_host import DEVINFO, IP_LINK
+from fabriclint.platforms.mlnx_models import family
 
 _IBDEV2NETDEV = re.compile(r"^ibdev2netdev(?: -v)?$")
 _DEVINFO = re.compile(r"^ibv_devinfo(?: -v| --verbose)?$")
