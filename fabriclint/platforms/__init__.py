@@ -9,8 +9,19 @@ from __future__ import annotations
 
 from fabriclint.platforms import cumulus, eos, junos, mlnx_host, nxos, opensm, sonic
 from fabriclint.platforms.base import KINDS, CommandSpec, DeviceKind, Platform
+from fabriclint.registry import Registry
 
-__all__ = ["ALL", "KINDS", "NAMES", "CommandSpec", "DeviceKind", "Platform", "get", "kind_of"]
+__all__ = [
+    "ALL",
+    "KINDS",
+    "NAMES",
+    "REGISTRY",
+    "CommandSpec",
+    "DeviceKind",
+    "Platform",
+    "get",
+    "kind_of",
+]
 
 ALL: tuple[Platform, ...] = (
     eos.PLATFORM,
@@ -23,19 +34,19 @@ ALL: tuple[Platform, ...] = (
 )
 """Every platform, in catalog order (the order docs, schemas and messages list them in)."""
 
-NAMES: tuple[str, ...] = tuple(p.name for p in ALL)
+REGISTRY: Registry[Platform] = Registry("platform", ((p.name, p) for p in ALL))
+"""The descriptors by name (the same registry shape as report formats and rules)."""
 
-_BY_NAME: dict[str, Platform] = {p.name: p for p in ALL}
-assert len(_BY_NAME) == len(ALL), "two descriptors share a platform name"
+NAMES: tuple[str, ...] = REGISTRY.names
 
 
 def get(name: str) -> Platform | None:
     """The descriptor of platform `name`; None for a platform fabriclint does not know."""
-    return _BY_NAME.get(name)
+    return REGISTRY.get(name)
 
 
 def kind_of(name: str) -> DeviceKind:
     """The device kind of platform `name`; an unknown platform is taken for a switch (it is
     never parsed, so nothing is decided by it but the cabling roles of its neighbours)."""
-    platform = _BY_NAME.get(name)
+    platform = REGISTRY.get(name)
     return platform.kind if platform is not None else "switch"
