@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from fabriclint.models.common import Source
 from fabriclint.models.finding import Finding
@@ -186,3 +187,9 @@ class VlArbVlOutOfRange(Rule[NoOptions]):
 def _masked(vl: int, mask: int | None) -> str:
     """Where OpenSM's VL mask puts `vl` (only when the limit is the operational VLs)."""
     return f" (OpenSM masks it to VL {vl & mask})" if mask is not None else ""
+
+
+RULES: list[type[Rule[Any]]] = [
+    QosTablesIgnored,
+    VlArbVlOutOfRange,
+]

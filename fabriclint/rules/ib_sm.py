@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
+from typing import Any
 
 from fabriclint.models.finding import Finding
 from fabriclint.models.ib import QosTables, SmConfig
@@ -249,3 +250,11 @@ class IgnoreOtherSm(Rule[NoOptions]):
                 actual=True,
                 source=conf(state).src("ignore_other_sm"),
             )
+
+
+RULES: list[type[Rule[Any]]] = [
+    DefaultManagementKeys,
+    OpensmValueReset,
+    OpensmUnknownKey,
+    IgnoreOtherSm,
+]

@@ -18,7 +18,7 @@ from fabriclint.models.resolve import lossless_priorities, tc_priority
 from fabriclint.models.state import DeviceState, QosConfig
 from fabriclint.models.types import RoceMtu
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.fab import host_nics, hosts
+from fabriclint.rules.helpers import host_nics, hosts
 from fabriclint.rules.ib_fleet import hca_intent, is_ib, uncabled_ib_ports
 
 End = tuple[str, str]

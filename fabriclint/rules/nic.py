@@ -21,7 +21,7 @@ from fabriclint.models.resolve import lossless_priorities
 from fabriclint.models.state import DeviceState, QosConfig, RdmaPort, Trust
 from fabriclint.platforms.mlnx_models import family
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.fab import Issue, Setting, gather, host_nics, hosts, report
+from fabriclint.rules.helpers import Issue, Setting, gather, host_nics, hosts, report
 from fabriclint.rules.ib_fleet import below_intended_rate, is_ib, uncabled_ib_ports
 from fabriclint.rules.scope import infiniband_only, pfc_source
 

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from fabriclint.rules import ecn, fab, ib, internal, meta, mtu, nic, pfc, qos, sup
+from fabriclint.rules import (
+    ecn,
+    fab,
+    ib,
+    ib_hca,
+    ib_qos,
+    ib_sm,
+    internal,
+    meta,
+    mtu,
+    nic,
+    pfc,
+    qos,
+    sup,
+)
 from fabriclint.rules.base import Rule
 
 ALL_RULES: list[type[Rule[Any]]] = [
@@ -15,6 +29,9 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *nic.RULES,
     *fab.RULES,
     *ib.RULES,
+    *ib_qos.RULES,
+    *ib_sm.RULES,
+    *ib_hca.RULES,
     *meta.RULES,
     *sup.RULES,
     *internal.RULES,
