@@ -26,7 +26,7 @@ from fabriclint.rules import sup
 from fabriclint.rules.base import Context, Rule
 from fabriclint.rules.internal import Failure, InternalError
 from fabriclint.rules.meta import UNVERIFIED
-from fabriclint.rules.registry import ALL_RULES, BY_CODE
+from fabriclint.rules.registry import ALL_RULES, BY_CODE, REMOVED
 from fabriclint.rules.sup import NOTES
 from fabriclint.selection import Selection
 from fabriclint.site_rules import applies, check_site_rule
@@ -696,6 +696,8 @@ def _check_cli_codes(opts: CheckOptions, codes: list[str]) -> None:
         ("--ignore", opts.ignore),
     ):
         for code in values:
+            if code in REMOVED:
+                raise UsageError(f"{flag}: rule '{code}' was removed ({REMOVED[code]})")
             if code != "ALL" and not any(c.startswith(code) for c in codes):
                 hint = difflib.get_close_matches(code, codes, n=1)
                 tip = f"; did you mean '{hint[0]}'?" if hint else ""

@@ -140,6 +140,8 @@ class Rule(ABC, Generic[OptionsT]):
     severity: ClassVar[Severity]
     summary: ClassVar[str]
     options_model: ClassVar[type[BaseModel]] = NoOptions
+    deprecated: ClassVar[str | None] = None
+    """Set when the rule is deprecated: why, and what to use instead (rules/registry.py)."""
 
     def __init__(self, options: OptionsT, severity: Severity | None = None) -> None:
         self.options = options
