@@ -37,7 +37,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
-from fabriclint import __version__
+from fabriclint import __version__, platforms
 from fabriclint.causes import link_causes
 from fabriclint.drift.compare import Drift, compare
 from fabriclint.intent.render import render
@@ -53,15 +53,15 @@ from fabriclint.rules import sup
 from fabriclint.rules.base import Context, Rule
 from fabriclint.rules.drift import NO_PROFILE, SettingDrift
 from fabriclint.rules.internal import Failure, InternalError
-from fabriclint.rules.registry import ALL_RULES, BY_CODE
+from fabriclint.rules.registry import ALL_RULES, BY_CODE, REMOVED
 from fabriclint.selection import Selection
 from fabriclint.site_rules import applies, check_site_rule
 from fabriclint.snapshot import (
-    CONFIG_COMMAND,
     Snapshot,
     SnapshotError,
     load_configs,
     load_snapshot,
+    main_config_key,
     named_snapshot,
     newest_snapshot,
 )
@@ -260,6 +260,8 @@ def _check_cli_codes(opts: CheckOptions, codes: list[str]) -> None:
         ("--ignore", opts.ignore),
     ):
         for code in values:
+            if code in REMOVED:
+                raise UsageError(f"{flag}: rule '{code}' was removed ({REMOVED[code]})")
             if code != "ALL" and not any(c.startswith(code) for c in codes):
                 hint = difflib.get_close_matches(code, codes, n=1)
                 tip = f"; did you mean '{hint[0]}'?" if hint else ""
@@ -346,7 +348,7 @@ def _read_one(
     """One inventory device's input, or None with why it cannot be checked in the ledger."""
     loaded = snap.devices.get(name)
     if loaded is None:
-        if opts.configs is not None and platform == "mlnx-host":
+        if opts.configs is not None and platforms.kind_of(platform) == "host":
             ledger.leave_out(name, "hosts have no rendered config (--configs)")
             return None
         ledger.lose(name, "missing", "no data in the snapshot")
@@ -425,7 +427,7 @@ def _require_ports(state: DeviceState, raw: Any, cabled: int) -> None:
         return
     if any(p.kind == "unparseable" for p in state.problems):
         return
-    main = raw.outputs.get(CONFIG_COMMAND.get(raw.platform, "")) or next(
+    main = raw.outputs.get(main_config_key(raw.platform) or "") or next(
         iter(raw.outputs.values()), None
     )
     message = (
@@ -493,7 +495,9 @@ def _annotate(
             continue
         iface.neighbor = f"{peer_dev}:{peer_port}"
         peer = inv.devices.get(peer_dev)
-        iface.role = "host-facing" if peer and peer.platform == "mlnx-host" else "fabric"
+        iface.role = (
+            "host-facing" if peer and platforms.kind_of(peer.platform) == "host" else "fabric"
+        )
 
 
 def _link_locator(fabric: Fabric) -> Callable[[int, str], Source | None] | None:
@@ -895,7 +899,7 @@ def _device_file(snap: Snapshot, device: str | None) -> Source | None:
     if loaded is None or loaded.raw is None or not loaded.raw.outputs:
         return None
     outputs = loaded.raw.outputs
-    main = outputs.get(CONFIG_COMMAND.get(loaded.raw.platform, "")) or next(iter(outputs.values()))
+    main = outputs.get(main_config_key(loaded.raw.platform) or "") or next(iter(outputs.values()))
     return Source(file=main.file)
 
 

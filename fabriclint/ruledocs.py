@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Sequence
+from typing import Any
 
+from fabriclint.rules.base import Rule
 from fabriclint.rules.registry import ALL_RULES
 
 
@@ -17,7 +20,11 @@ def _options(rule: type) -> list[str]:
     return lines
 
 
-def render_markdown() -> str:
+def _status(rule: type[Rule[Any]]) -> list[str]:
+    return [f"**Deprecated**: {rule.deprecated}", ""] if rule.deprecated else []
+
+
+def render_markdown(rules: Sequence[type[Rule[Any]]] = ALL_RULES) -> str:
     """All rules: a summary table, then each rule's documentation and options."""
     out = [
         "# Rule reference",
@@ -28,14 +35,18 @@ def render_markdown() -> str:
         "| code | name | severity | summary |",
         "|---|---|---|---|",
     ]
-    out += [f"| {r.code} | {r.name} | {r.severity} | {r.summary} |" for r in ALL_RULES]
-    for rule in ALL_RULES:
+    out += [
+        f"| {r.code} | {r.name} | {r.severity} | {r.summary}{' (deprecated)' * bool(r.deprecated)} |"
+        for r in rules
+    ]
+    for rule in rules:
         out += [
             "",
             f"## {rule.code} {rule.name}",
             "",
             f"Default severity: **{rule.severity}**.",
             "",
+            *_status(rule),
         ]
         out.append(inspect.cleandoc(rule.__doc__ or rule.summary))
         options = _options(rule)

@@ -16,22 +16,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from fabriclint import __version__
+from fabriclint.bounded import InputLimitError, json_loads
 from fabriclint.confine import UnsafeInput, check_inside, max_file_size, read_inside
-from fabriclint.loaders.bounded import InputLimitError, json_loads
 from fabriclint.models.names import DeviceName, check_device_name
 from fabriclint.models.raw import RawDevice, RawOutput
+from fabriclint.platforms import ALL as DESCRIPTORS
+from fabriclint.platforms import get as descriptor_of
 
 DeviceStatus = Literal["ok", "unreachable", "auth-failed", "timeout", "command-failed"]
 MANIFEST = "manifest.json"
-
-# The one command whose output is a device's whole configuration, per platform (for --configs).
-CONFIG_COMMAND: dict[str, str] = {
-    "eos": "show running-config",
-    "nxos": "show running-config",
-    "junos": "show configuration",
-    "sonic": "config_db.json",
-    "cumulus": "nv config show -o yaml",
-}
 
 
 class SnapshotError(Exception):
@@ -276,15 +269,30 @@ def named_snapshot(fabric_root: Path, name: str) -> Path:
     return path
 
 
+def main_config_key(platform: str) -> str | None:
+    """The output that is a device's whole configuration (its descriptor's first config key);
+    None for a platform with no single configuration (hosts, OpenSM) or an unknown one."""
+    descriptor = descriptor_of(platform)
+    return descriptor.config_keys[0] if descriptor and descriptor.config_keys else None
+
+
+class NoConfigForm(ValueError):
+    """A rendered config for a platform that has no single configuration to stand for."""
+
+
 def config_key(platform: str, text: str) -> str:
-    """The input key a rendered config stands for. Cumulus has three config forms: NVUE YAML,
-    NCLU `net add` commands and the legacy traffic.conf; the text says which it is."""
-    if platform == "cumulus":
-        if "\nnet add " in f"\n{text}" or "\nnet del " in f"\n{text}":
-            return "net show configuration commands"
-        if "priority_source" in text or "traffic.packet_priority_source_set" in text:
-            return "/etc/cumulus/datapath/traffic.conf"
-    return CONFIG_COMMAND.get(platform, "show running-config")
+    """The input key a rendered config stands for (the descriptor's config form: Cumulus has
+    three, NVUE YAML, NCLU `net add` commands and the legacy traffic.conf, and the text says
+    which it is). NoConfigForm for a platform without one, never a guessed key."""
+    descriptor = descriptor_of(platform)
+    key = descriptor.rendered_key(text) if descriptor is not None else None
+    if key is None:
+        forms = ", ".join(p.name for p in DESCRIPTORS if p.rendered_key("") is not None)
+        what = "is unknown" if descriptor is None else "has no single configuration"
+        raise NoConfigForm(
+            f"platform '{platform}' {what}: --configs reads rendered configs of {forms} only"
+        )
+    return key
 
 
 def load_configs(root: Path, platforms: Mapping[str, str], base: Path | None = None) -> Snapshot:
@@ -314,7 +322,13 @@ def load_configs(root: Path, platforms: Mapping[str, str], base: Path | None = N
             error = f"{_display(path, base)}: {exc.strerror or exc}"
             devices[name] = LoadedDevice(raw=None, status="missing-file", error=error)
             continue
-        command = config_key(platform, text)
+        try:
+            # a file of no inventory device is never parsed (the report names it unexpected)
+            command = config_key(platform, text) if name in platforms else path.name
+        except NoConfigForm as exc:
+            error = f"{_display(path, base)}: {exc}"
+            devices[name] = LoadedDevice(raw=None, status="unsupported", error=error)
+            continue
         raw = RawDevice(
             name=name,
             platform=platform,

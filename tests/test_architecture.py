@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from fabriclint.schemas import build_schemas
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,26 +22,58 @@ def _imports(path: Path) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module == "fabriclint":
+            names.update(
+                f"fabriclint.{alias.name}" for alias in node.names
+            )  # from fabriclint import x
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)
     return names
 
 
+def _project_imports(path: Path) -> list[str]:
+    return [m for m in _imports(path) if m.startswith("fabriclint.") or m == "fabriclint"]
+
+
 def test_layering() -> None:
     forbidden = ("fabriclint.collectors", "fabriclint.cli")
-    for layer in ("models", "parsers", "rules", "drift", "intent"):
+    for layer in ("models", "parsers", "rules", "drift", "intent", "platforms"):
         for path in (PKG / layer).rglob("*.py"):
             bad = [m for m in _imports(path) if m.startswith(forbidden)]
             assert not bad, f"{path} imports {bad}"
     for path in (PKG / "models").rglob("*.py"):
         outside = [
             m
-            for m in _imports(path)
-            if m.startswith("fabriclint.") and not m.startswith("fabriclint.models")
+            for m in _project_imports(path)
+            if not m.startswith(("fabriclint.models", "fabriclint.platforms"))
         ]
         assert not outside, (
-            f"{path} imports {outside}: models/ must import nothing else of the project"
+            f"{path} imports {outside}: models/ may import only models/ and platforms/"
         )
+
+
+def test_platform_descriptors_import_nothing_else() -> None:
+    """platforms/ is the bottom layer: every other layer reads it, so it reads none of them
+    (and importing it imports no parser: `fabriclint --help` stays fast)."""
+    for path in (PKG / "platforms").rglob("*.py"):
+        outside = [
+            m
+            for m in _project_imports(path)
+            if not m.startswith("fabriclint.platforms") and m != "fabriclint.registry"
+        ]
+        assert not outside, f"{path} imports {outside}"
+
+
+@pytest.mark.parametrize(
+    ("layer", "banned"),
+    [("rules", "fabriclint.parsers"), ("parsers", "fabriclint.loaders")],
+)
+def test_layer_does_not_import(layer: str, banned: str) -> None:
+    """Rules read DeviceState, never a parser's internals; parsers are pure text -> model and
+    never load files (the loaders' job)."""
+    for path in (PKG / layer).rglob("*.py"):
+        bad = [m for m in _project_imports(path) if m == banned or m.startswith(banned + ".")]
+        assert not bad, f"{path} imports {bad}: {layer}/ must not import {banned}"
 
 
 def test_help_does_not_import_heavy_libraries() -> None:

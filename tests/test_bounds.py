@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fabriclint.cli.app import app
-from fabriclint.loaders.bounded import (
+from fabriclint.bounded import (
     InputLimitError,
     LimitsConfigError,
     exceeds_depth,
@@ -19,6 +18,7 @@ from fabriclint.loaders.bounded import (
     limits,
     yaml_limit_error,
 )
+from fabriclint.cli.app import app
 from fabriclint.loaders.yaml import load_yaml
 from fabriclint.snapshot import write_snapshot
 

@@ -62,8 +62,8 @@ def _root(
     """
     set_debug(debug)
     default_interrupts()  # each command handles Ctrl-C from here on
+    from fabriclint.bounded import LimitsConfigError, limits
     from fabriclint.cli.errors import fail
-    from fabriclint.loaders.bounded import LimitsConfigError, limits
 
     try:
         limits()  # a bad FABRICLINT_MAX_* setting is a usage error before anything is read

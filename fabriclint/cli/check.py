@@ -13,23 +13,16 @@ from typing import TYPE_CHECKING
 import typer
 
 from fabriclint.cli.errors import emit, fail, split_codes
+from fabriclint.formats import FORMATS
 
 if TYPE_CHECKING:
     from fabriclint.engine import CheckResult
     from fabriclint.rules.internal import Failure
 
 
-class Format(StrEnum):
-    """Output formats (see docs/ci.md)."""
-
-    TEXT = "text"
-    JSON = "json"
-    JSONL = "jsonl"
-    SARIF = "sarif"
-    JUNIT = "junit"
-    MARKDOWN = "markdown"
-    GITHUB = "github"
-    GITLAB = "gitlab"
+# Output formats (see docs/ci.md), built from the one list in formats.py; mypy cannot follow
+# an enum made from a computed list, and nothing here names a member.
+Format = StrEnum("Format", [(name.upper(), name) for name in FORMATS])  # type: ignore[misc]
 
 
 class FailOn(StrEnum):
@@ -82,7 +75,10 @@ def check(
         metavar="PATH",
     ),
     fmts: list[Format] | None = typer.Option(
-        None, "--format", "-f", help="Output format; repeat for several (default text)."
+        None,
+        "--format",
+        "-f",
+        help="Output format; repeat for several (default text).",
     ),
     outputs: list[Path] | None = typer.Option(
         None,
@@ -199,7 +195,7 @@ def check(
 
     if snapshot is not None and configs is not None:
         raise fail(["--snapshot and --configs are exclusive: pass one of them"])
-    formats = list(fmts or [Format.TEXT])
+    formats = list(fmts or [Format("text")])
     _check_outputs(formats, outputs or [])
     _check_flags(live, quiet, show_suppressed, (out, workers, timeout))
     if live:
@@ -371,7 +367,7 @@ def _statistics(result: CheckResult, formats: list[Format], outputs: list[Path])
         show_failures(result.failures[-1:])
         return
     to_stdout = [f for i, f in enumerate(formats) if i >= len(outputs) or str(outputs[i]) == "-"]
-    typer.echo(text, nl=False, err=bool(to_stdout) and to_stdout != [Format.TEXT])
+    typer.echo(text, nl=False, err=bool(to_stdout) and to_stdout != ["text"])
 
 
 def render_all(result: CheckResult, formats: list[Format], outputs: list[Path], view: View) -> None:

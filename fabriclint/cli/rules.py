@@ -48,7 +48,8 @@ def list_rules(
         typer.echo(json.dumps(catalog, indent=2, ensure_ascii=False))
         return
     for rule in ALL_RULES:
-        typer.echo(f"{rule.code:<11} {rule.name:<34} {rule.severity:<8} {rule.summary}")
+        note = f" (deprecated: {rule.deprecated})" if rule.deprecated else ""
+        typer.echo(f"{rule.code:<11} {rule.name:<34} {rule.severity:<8} {rule.summary}{note}")
 
 
 @app.command("docs")
@@ -71,13 +72,17 @@ def explain(
     """Print a rule's documentation and options."""
     import difflib
 
-    from fabriclint.rules.registry import BY_CODE
+    from fabriclint.rules.registry import BY_CODE, REMOVED
 
     rule = BY_CODE.get(code.upper())
+    if rule is None and code.upper() in REMOVED:
+        raise fail([f"rule '{code.upper()}' was removed: {REMOVED[code.upper()]}"])
     if rule is None:
         hint = difflib.get_close_matches(code.upper(), list(BY_CODE), n=1)
         raise fail([f"unknown rule '{code}'" + (f"; did you mean '{hint[0]}'?" if hint else "")])
     typer.echo(f"{rule.code} {rule.name} (default severity: {rule.severity})\n")
+    if rule.deprecated:
+        typer.echo(f"Deprecated: {rule.deprecated}\n")
     typer.echo(inspect.cleandoc(rule.__doc__ or rule.summary))
     props = rule.options_model.model_json_schema().get("properties", {})
     if props:

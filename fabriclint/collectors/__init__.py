@@ -14,5 +14,6 @@
     redaction/      one table of secret kinds per platform plus a generic one (tables.py)
     limit.py        --limit expressions; overlay.py: inventory overlays (host/port/credentials)
 
-The commands themselves and the allowlist live in fabriclint/commands.py.
+The commands themselves live in the platform descriptors (fabriclint/platforms/); the allowlist
+check over them is fabriclint/commands.py.
 """

@@ -17,7 +17,7 @@ from fabriclint.collectors.credentials import Scrubber
 from fabriclint.collectors.facts import FACTS, FACTS_KEY
 from fabriclint.collectors.plan import Deadline, GuardedSession, PlanResult, run_plan, wire_command
 from fabriclint.collectors.redact import redact
-from fabriclint.commands import EOS_FACTS, PLATFORMS, CommandRefused, check_allowed
+from fabriclint.commands import PLATFORMS, CommandRefused, check_allowed
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,8 @@ class Settings:
 def planned_commands(target: Target, settings: Settings) -> list[str]:
     """Every static command the device will be sent (derived ones are checked when made)."""
     commands = [wire_command(target, spec) for spec in PLATFORMS[target.platform].commands]
-    if settings.facts and target.platform == "eos":
-        commands += list(EOS_FACTS)
+    if settings.facts and target.platform in FACTS:
+        commands += list(PLATFORMS[target.platform].facts)
     return commands
 
 

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from fabriclint import platforms
 from fabriclint.collectors.plan import GuardedSession
 
 FACTS_KEY = "napalm get_facts"
@@ -45,5 +46,9 @@ def eos_facts(session: GuardedSession, timeout: Callable[[str], float]) -> str:
     return json.dumps({k: facts.get(k) for k in KEPT}, indent=2, sort_keys=True) + "\n"
 
 
-FACTS: dict[str, Callable[[GuardedSession, Callable[[str], float]], str]] = {"eos": eos_facts}
-"""Platforms with a facts reader."""
+READERS: dict[str, Callable[[GuardedSession, Callable[[str], float]], str]] = {"eos": eos_facts}
+"""Facts readers by napalm driver name."""
+
+FACTS = {p.name: READERS[p.napalm] for p in platforms.ALL if p.facts and p.napalm in READERS}
+"""Platforms with a facts reader: their descriptor names facts commands and a napalm driver
+fabriclint reads through."""

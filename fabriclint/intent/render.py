@@ -149,7 +149,7 @@ _SM_FIELDS_TOO = ("m_key_protection_level",)
 
 def _infiniband(ib: IbIntent, state: DeviceState, states: Mapping[str, DeviceState]) -> Rendered:
     out: Rendered = {}
-    if state.platform == "opensm":
+    if state.is_subnet_manager:
         if ib.sm is not None:
             out["subnet manager"] = _sm(ib.sm)
         for name, part in (ib.partitions or {}).items():

@@ -13,7 +13,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fabriclint.commands import PLATFORMS, SESSION_COMMANDS, SUDO, key_to_command
+from fabriclint.commands import PLATFORMS, SESSION_COMMANDS, SUDO, Platform, key_to_command
 from fabriclint.confine import read_inside
 from fabriclint.lab.faults import Fault
 from fabriclint.snapshot import SnapshotError, read_manifest, safe_manifest
@@ -107,6 +107,18 @@ def eos_extras(name: str, running_config: str) -> dict[str, str]:
     }
 
 
+def _facts_answers(name: str, platform: Platform, outputs: dict[str, str]) -> dict[str, str]:
+    """What the platform's napalm facts commands answer, made up from its configuration
+    (napalm reads facts only where the descriptor names a driver and facts commands)."""
+    make = FACTS_ANSWERS.get(platform.napalm or "") if platform.facts else None
+    config = outputs.get(platform.config_keys[0]) if platform.config_keys else None
+    return make(name, config) if make is not None and config is not None else {}
+
+
+FACTS_ANSWERS = {"eos": eos_extras}
+"""Lab answers to napalm's get_facts commands, by napalm driver name."""
+
+
 def load_snapshot_devices(snapshot: Path) -> list[LabDevice]:
     """Every device the snapshot collected (status ok), answering with its files."""
     manifest = read_manifest(safe_manifest(snapshot))
@@ -118,9 +130,7 @@ def load_snapshot_devices(snapshot: Path) -> list[LabDevice]:
         for key, filename in entry.files.items():
             command = key_to_command(entry.platform, key) or key
             outputs[command] = _read_text(snapshot / name / filename, snapshot)
-        if entry.platform == "eos" and "show running-config" in outputs:
-            extras = eos_extras(name, outputs["show running-config"])
-            outputs = extras | outputs
+        outputs = _facts_answers(name, PLATFORMS[entry.platform], outputs) | outputs
         devices.append(LabDevice(name=name, platform=entry.platform, outputs=outputs))
     return devices
 

@@ -17,13 +17,13 @@ from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
 
-from fabriclint.loaders.bounded import yaml_limit_error
-from fabriclint.loaders.fastyaml import (
+from fabriclint.bounded import yaml_limit_error
+from fabriclint.fastyaml import (
     fast_loader,
     yaml_compose,
     yaml_load,
 )
-from fabriclint.loaders.fastyaml import (
+from fabriclint.fastyaml import (
     has_duplicate_keys as _has_duplicate_keys,
 )
 

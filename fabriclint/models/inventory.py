@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
+from fabriclint import platforms
 from fabriclint.models.names import NAMES_SCHEMA, DeviceName
 from fabriclint.models.types import Port
-
-PlatformKey = Literal["eos", "nxos", "junos", "sonic", "cumulus", "mlnx-host", "opensm"]
-"""The platforms fabriclint parses (editors complete these from the JSON Schema)."""
 
 PlatformName = Annotated[
     str,
     StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]*$", min_length=2, max_length=40),
-    Field(examples=list(get_args(PlatformKey))),
+    Field(examples=list(platforms.NAMES)),
 ]
-"""A platform key: one of PlatformKey, or a platform fabriclint has no parser for (dellos10,
+"""A platform key: one of the platforms fabriclint has a descriptor for (fabriclint/platforms/;
+editors complete these from the JSON Schema's examples), or a platform fabriclint has no parser for (dellos10,
 iosxr, ...), accepted so the inventory can describe the whole fabric; `validate` warns and
 `check` reports such a device `unsupported` (incomplete, exit 3), never checked clean."""
 

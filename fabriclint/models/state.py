@@ -12,8 +12,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from fabriclint import platforms
 from fabriclint.models.common import Located, Source
 from fabriclint.models.ib import InfinibandState
+from fabriclint.platforms.base import DeviceKind
 
 
 class Trust(StrEnum):
@@ -314,6 +316,17 @@ class DeviceState(Located):
     """Memo of effective per-port QoS (models/resolve.py); a state is not changed once annotated."""
 
     @property
+    def kind(self) -> DeviceKind:
+        """Switch, host or subnet manager: the platform descriptor's kind (fabriclint/platforms/).
+        Derived, not stored, so it cannot disagree with `platform` (nor change the state's JSON)."""
+        return platforms.kind_of(self.platform)
+
+    @property
     def is_host(self) -> bool:
         """True for a server with NICs rather than a switch."""
-        return self.platform == "mlnx-host"
+        return self.kind == "host"
+
+    @property
+    def is_subnet_manager(self) -> bool:
+        """True for an InfiniBand subnet-manager node (configuration files, no ports to check)."""
+        return self.kind == "subnet-manager"

@@ -25,5 +25,3 @@ RuleCode = Annotated[
         description="A rule code (PFC002) or a prefix of one (PFC, PFC00).",
     ),
 ]
-
-PLATFORMS = ("eos", "nxos", "junos", "sonic", "cumulus", "mlnx-host", "opensm")

@@ -1,7 +1,8 @@
 """Per-platform parsers: pure functions from RawDevice to DeviceState (no I/O).
 
-A platform's parser is the `parse` function of `fabriclint.parsers.<module>` below; it is
-imported on first use, so a check only loads the parsers its fabric needs.
+A platform's parser is the `parse` function of the module its descriptor names
+(`fabriclint/platforms/<name>.py`, `Platform.parser`); it is imported on first use, so a check
+only loads the parsers its fabric needs.
 """
 
 from __future__ import annotations
@@ -10,20 +11,14 @@ import importlib
 import importlib.util
 from collections.abc import Callable
 
+from fabriclint import platforms
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState
 
 Parser = Callable[[RawDevice], DeviceState]
 
-MODULES: dict[str, str] = {
-    "eos": "fabriclint.parsers.eos",
-    "mlnx-host": "fabriclint.parsers.mlnx_host",
-    "nxos": "fabriclint.parsers.nxos",
-    "junos": "fabriclint.parsers.junos",
-    "sonic": "fabriclint.parsers.sonic",
-    "cumulus": "fabriclint.parsers.cumulus",
-    "opensm": "fabriclint.parsers.opensm",
-}
+MODULES: dict[str, str] = {p.name: p.parser for p in platforms.ALL}
+"""Parser module of each platform, from its descriptor (fabriclint/platforms/)."""
 
 
 def _exists(module: str) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fabriclint.loaders.bounded import int_too_long
+from fabriclint.bounded import int_too_long
 
 
 def is_digits(text: str) -> bool:

@@ -21,18 +21,19 @@ from fabriclint.parsers.cumulus_nclu import read_nclu
 from fabriclint.parsers.cumulus_nvue import read_nvue
 from fabriclint.parsers.cumulus_show import read_roce_show
 from fabriclint.parsers.internal import internal_error
+from fabriclint.platforms.cumulus import NCLU_CONFIG, NVUE_CONFIG, NVUE_ROCE, TRAFFIC_CONF
 
 Reader = Callable[[Draft, str, str], None]
 
-LEGACY_KEYS = ("/etc/cumulus/datapath/traffic.conf", "/etc/cumulus/datapath/qos/qos_features.conf")
-NCLU_KEYS = ("net show configuration commands",)
+LEGACY_KEYS = (TRAFFIC_CONF, "/etc/cumulus/datapath/qos/qos_features.conf")
+NCLU_KEYS = (NCLU_CONFIG,)
 NVUE_KEYS = (
-    "nv config show -o yaml",
+    NVUE_CONFIG,
     "nv config show",
     "nv config show -o json",
     "/etc/nvue.d/startup.yaml",
 )
-SHOW_KEYS = ("nv show qos roce -o json",)
+SHOW_KEYS = (NVUE_ROCE,)
 
 # Reading order = layering order (a later input overrides an earlier one).
 READERS: tuple[tuple[tuple[str, ...], Reader], ...] = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fabriclint.loaders.bounded import InputLimitError, depth_message, int_too_long, limits
+from fabriclint.bounded import InputLimitError, depth_message, int_too_long, limits
 from fabriclint.parsers.cumulus_tree import Item, Scalar
 
 _INT = re.compile(r"[-+]?[0-9][0-9_]*|0o[0-7]+|0x[0-9a-fA-F]+", re.ASCII)

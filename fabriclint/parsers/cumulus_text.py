@@ -6,7 +6,7 @@ import math
 import re
 from typing import Any
 
-from fabriclint.loaders.bounded import int_too_long
+from fabriclint.bounded import int_too_long
 from fabriclint.models.state import Trust
 from fabriclint.parsers.common import is_digits
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fabriclint.loaders.bounded import InputLimitError, Limits, depth_message, int_too_long, limits
+from fabriclint.bounded import InputLimitError, Limits, depth_message, int_too_long, limits
 from fabriclint.parsers.cumulus_blockyaml import Unsupported, read_block
 from fabriclint.parsers.cumulus_tree import Item, Scalar
 
@@ -35,7 +35,7 @@ class Loaded:
 def load(text: str) -> Loaded:
     """Read `text` (the fast block reader, else libyaml); never raises on malformed input.
 
-    Input limits (see fabriclint.loaders.bounded): nesting depth, integer digits, and no alias of
+    Input limits (see fabriclint.bounded): nesting depth, integer digits, and no alias of
     a mapping or list (NVUE never writes one; a "billion laughs" would expand exponentially).
     """
     out = Loaded()
@@ -67,7 +67,7 @@ def load(text: str) -> Loaded:
 
 
 def _compose(text: str) -> Any:
-    from fabriclint.loaders.fastyaml import fast_loader
+    from fabriclint.fastyaml import fast_loader
 
     loader = fast_loader()
     if loader is not None:

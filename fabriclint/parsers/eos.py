@@ -19,6 +19,8 @@ from fabriclint.parsers.eos_global import Block, top_line
 from fabriclint.parsers.eos_scope import Sub, report_qos_words
 from fabriclint.parsers.eos_show import parse_show_interfaces
 from fabriclint.parsers.internal import internal_error
+from fabriclint.platforms.eos import INTERFACES as SHOW_INTERFACES
+from fabriclint.platforms.eos import RUNNING_CONFIG
 
 # An EOS running-config (or a fragment of one) has at least one top-level line starting with one of
 # these words; random text, a README or another vendor's JSON/YAML has none.
@@ -29,8 +31,6 @@ _EOS_MARK = re.compile(
     r"queue-monitor|errdisable|load-interval|sflow|system|clock|banner|boot)\b)",
     re.M,
 )
-RUNNING_CONFIG = "show running-config"
-SHOW_INTERFACES = "show interfaces"
 
 
 def parse(raw: RawDevice) -> DeviceState:

@@ -15,8 +15,8 @@ from fabriclint.parsers.junos_build import build_state
 from fabriclint.parsers.junos_collect import collect
 from fabriclint.parsers.junos_draft import Draft
 from fabriclint.parsers.junos_text import read_config
+from fabriclint.platforms.junos import CONFIGURATION as SHOW_CONFIGURATION
 
-SHOW_CONFIGURATION = "show configuration"
 COMMANDS = (SHOW_CONFIGURATION, "show configuration | display set")
 
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from fabriclint.loaders.bounded import depth_message, limits
+from fabriclint.bounded import depth_message, limits
 
 # Top-level sections whose statements are kept (all of them, or only those whose second word is
 # listed); everything else is only syntax-checked.

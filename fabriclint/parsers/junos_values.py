@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from fabriclint.loaders.bounded import int_too_long
+from fabriclint.bounded import int_too_long
 from fabriclint.parsers.common import is_digits
 
 # Standard DSCP aliases Junos accepts in classifiers (`show class-of-service code-point-aliases

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
-from fabriclint.loaders.bounded import int_too_long
+from fabriclint.bounded import int_too_long
 from fabriclint.models.common import Source, source_at
 from fabriclint.models.state import InputProblem, Unparsed
 

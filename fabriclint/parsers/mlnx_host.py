@@ -28,7 +28,6 @@ from fabriclint.parsers.mlnx_ib import (
     parse_ibstat,
     port_key,
 )
-from fabriclint.parsers.mlnx_models import family
 from fabriclint.parsers.mlnx_qos import parse_mlnx_qos
 from fabriclint.parsers.mlnx_sys import (
     Ecn,
@@ -48,9 +47,8 @@ from fabriclint.parsers.mlnx_verbs import (
     port_rate,
     roce_tos_target,
 )
-
-DEVINFO = "ibv_devinfo -v"
-IP_LINK = "ip -d link show"
+from fabriclint.platforms.mlnx_host import DEVINFO, IP_LINK
+from fabriclint.platforms.mlnx_models import family
 
 _IBDEV2NETDEV = re.compile(r"^ibdev2netdev(?: -v)?$")
 _DEVINFO = re.compile(r"^ibv_devinfo(?: -v| --verbose)?$")

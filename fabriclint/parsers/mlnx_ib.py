@@ -31,8 +31,8 @@ from fabriclint.models.common import Located, Source
 from fabriclint.models.ib import HcaPort
 from fabriclint.models.state import RdmaPort
 from fabriclint.parsers.mlnx_common import At, Log, Text, key_value, leading_int, strip_code
-from fabriclint.parsers.mlnx_models import family
 from fabriclint.parsers.mlnx_verbs import DevPort, Hca
+from fabriclint.platforms.mlnx_models import family
 
 _CA = re.compile(r"^CA '([^']+)'\s*$")
 _PORT = re.compile(r"^\s*Port (\d+):\s*$")

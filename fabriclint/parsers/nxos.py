@@ -15,9 +15,9 @@ from fabriclint.parsers.nxos_draft import Draft
 from fabriclint.parsers.nxos_global import top_line
 from fabriclint.parsers.nxos_policy import Block, Sub
 from fabriclint.parsers.nxos_show import parse_show_interface
+from fabriclint.platforms.nxos import INTERFACE as SHOW_INTERFACE
+from fabriclint.platforms.nxos import RUNNING_CONFIG
 
-RUNNING_CONFIG = "show running-config"
-SHOW_INTERFACE = "show interface"
 _SHOW_ALIASES = (SHOW_INTERFACE, "show interfaces")
 
 

@@ -25,8 +25,9 @@ from fabriclint.parsers.mlnx_common import Log, Text, checked
 from fabriclint.parsers.opensm_conf import parse_conf
 from fabriclint.parsers.opensm_partitions import parse_partitions
 from fabriclint.parsers.opensm_qos import parse_qos_policy
+from fabriclint.platforms.opensm import OPENSM_CONF, PARTITIONS_CONF, QOS_POLICY_CONF, SMINFO
 
-FILES = ("opensm.conf", "partitions.conf", "qos-policy.conf")
+FILES = (OPENSM_CONF, PARTITIONS_CONF, QOS_POLICY_CONF)
 _SMINFO = re.compile(
     r"sm lid (\d+) sm guid (0x[0-9a-fA-F]+), activity count (\d+) priority (\d+) state (\d+)"
 )
@@ -35,8 +36,8 @@ _SMINFO = re.compile(
 def input_role(command: str) -> str | None:
     """Which input a snapshot key is: one of FILES, `sminfo`, or None (ignored)."""
     words = command.split()
-    if words and words[0] == "sminfo":
-        return "sminfo"
+    if words and words[0] == SMINFO:
+        return SMINFO
     name = words[-1].rsplit("/", 1)[-1] if words else ""
     return name if name in FILES else None
 
@@ -60,16 +61,16 @@ def _build(raw: RawDevice, state: DeviceState) -> None:
             texts.setdefault(role, []).append(checked(Text.of(cmd, out.file, out.text), log))
             state.inputs.append(cmd)
     ib = state.infiniband = InfinibandState()
-    conf = texts.get("opensm.conf")
+    conf = texts.get(OPENSM_CONF)
     if conf is None:
-        log.missing("opensm.conf", "required input is missing")
+        log.missing(OPENSM_CONF, "required input is missing")
     else:
         _add_conf(state, ib, conf[0])
-    for text in texts.get("partitions.conf", [])[:1]:
+    for text in texts.get(PARTITIONS_CONF, [])[:1]:
         _add_partitions(state, ib, text)
-    for text in texts.get("qos-policy.conf", [])[:1]:
+    for text in texts.get(QOS_POLICY_CONF, [])[:1]:
         _add_qos_policy(state, ib, text, log)
-    for text in texts.get("sminfo", []):
+    for text in texts.get(SMINFO, []):
         ib.sminfo.extend(_parse_sminfo(text, log))
     state.problems.extend(log.problems)
     state.unparsed.extend(log.unparsed)

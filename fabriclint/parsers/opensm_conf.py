@@ -21,9 +21,9 @@ from fabriclint.models.ib import (
     VlArbEntry,
 )
 from fabriclint.parsers.mlnx_common import Text
-from fabriclint.parsers.opensm_keys import KEYS, QOS_PREFIXES, QOS_TABLE_SUFFIXES
 from fabriclint.parsers.opensm_values import clean_value, read_value, strtoul
 from fabriclint.parsers.opensm_verify import verify
+from fabriclint.platforms.opensm_keys import KEYS, QOS_PREFIXES, QOS_TABLE_SUFFIXES
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fabriclint.parsers.opensm_keys import REDACTED, WIDTH_BITS, Spec
+from fabriclint.platforms.opensm_keys import REDACTED, WIDTH_BITS, Spec
 
 _ULONG_MAX = (1 << 64) - 1
 _LONG_MAX = (1 << 63) - 1

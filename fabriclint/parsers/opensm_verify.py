@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fabriclint.models.ib import OptionValue, SmOption
-from fabriclint.parsers.opensm_keys import (
+from fabriclint.platforms.opensm_keys import (
     CONSOLES,
     DATA_VLS_BY_OP_VLS,
     PART_ENFORCE,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from fabriclint import platforms
 from fabriclint.models.common import Source
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
@@ -27,13 +28,10 @@ HEAD_BYTES = 32 * 1024
 """How much of each output is read: headers and the first interface blocks fit."""
 
 CONFIGS: dict[str, tuple[str, ...]] = {
-    "eos": ("show running-config",),
-    "nxos": ("show running-config",),
-    "junos": ("show configuration",),
-    "sonic": ("config_db.json",),
-    "cumulus": ("nv config show -o yaml", "net show configuration commands"),
+    p.name: p.config_keys for p in platforms.ALL if p.config_keys
 }
-"""Platforms whose inputs are configurations, and the outputs fingerprinted (the configuration
+"""Platforms whose inputs are configurations (their descriptors' `config_keys`), and the outputs
+fingerprinted (the configuration
 itself; `show interfaces` and the like say nothing about whose OS wrote the config). A device
 with none of them gets its first output fingerprinted."""
 

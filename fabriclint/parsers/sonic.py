@@ -16,8 +16,7 @@ from fabriclint.parsers.sonic_build import build_state
 from fabriclint.parsers.sonic_draft import Draft
 from fabriclint.parsers.sonic_json import Duplicate, JObj, JsonError, load
 from fabriclint.parsers.sonic_tables import Loaded, load_tables
-
-CONFIG_DB = "config_db.json"
+from fabriclint.platforms.sonic import CONFIG_DB
 
 # Tables whose odd entries (not objects, DEL operations) are worth reporting.
 QOS_TABLES = frozenset(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import compress, repeat
 from typing import Any
 
-from fabriclint.loaders.bounded import (
+from fabriclint.bounded import (
     InputLimitError,
     depth_message,
     json_limit_error,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fabriclint.loaders.bounded import int_too_long
+from fabriclint.bounded import int_too_long
 from fabriclint.models.common import Source
 from fabriclint.models.state import EcnConfig, QueueConfig, SchedulerMode
 from fabriclint.parsers.sonic_draft import REASONS, Draft

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from fabriclint.loaders.bounded import int_too_long
+from fabriclint.bounded import int_too_long
 from fabriclint.parsers.sonic_json import JObj, jobj
 
 _TABLE_NAME = re.compile(r"[A-Z][A-Z0-9_]*\Z")

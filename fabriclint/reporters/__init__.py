@@ -6,12 +6,13 @@ import functools
 import importlib
 from collections.abc import Callable
 
+from fabriclint.formats import FORMATS, REPORTERS
 from fabriclint.models.finding import DeviceSummary, Gap, Report
 from fabriclint.models.policy import Severity
 
 Reporter = Callable[[Report], str]
 
-FORMATS = ("text", "json", "jsonl", "sarif", "junit", "markdown", "github", "gitlab")
+__all__ = ["FORMATS", "Reporter", "gap_text", "get_reporter", "names", "unchecked", "why"]
 
 NOT_CHECKED = "not-checked"
 """Status of a device deliberately outside the check (a host in a --configs run): not a gap."""
@@ -55,9 +56,7 @@ def get_reporter(
     `fail_on` failures; sarif points findings without a source at the `anchor` file (GitHub
     rejects results without a file).
     """
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format '{fmt}': choose one of {', '.join(FORMATS)}")
-    render = importlib.import_module(f"fabriclint.reporters.{fmt}").render
+    render = importlib.import_module(REPORTERS[fmt]).render  # UnknownName (a ValueError) names all
     if fmt == "text":
         from fabriclint.reporters.text import TextOptions
 

@@ -149,6 +149,8 @@ class Rule(ABC, Generic[OptionsT]):
     options_model: ClassVar[type[BaseModel]] = NoOptions
     stage: ClassVar[Stage] = "rules"
     """The engine stage that reports this rule (only "rules" rules are run through `check`)."""
+    deprecated: ClassVar[str | None] = None
+    """Set when the rule is deprecated: why, and what to use instead (rules/registry.py)."""
 
     def __init__(self, options: OptionsT, severity: Severity | None = None) -> None:
         self.options = options

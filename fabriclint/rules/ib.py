@@ -2,7 +2,8 @@
 
 IB001/IB002 compare all SM nodes of the fabric (master and standby told apart by `sminfo`, else
 by sm_priority); IB003-IB008 read one SM node's opensm.conf (ib_qos: QoS, ib_sm: the rest);
-IB009 partitions.conf and IB010 host HCA ports (ib_hca). The shared helpers are in ib_fleet.
+IB009 partitions.conf and IB010 host HCA ports (ib_hca); each module registers its own RULES
+(rules/registry.py). The shared helpers are in ib_fleet.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from typing import Any
 from fabriclint.models.finding import Finding
 from fabriclint.models.ib import SM_STATES, OptionValue, SmInfo
 from fabriclint.models.state import DeviceState
-from fabriclint.parsers.opensm_keys import QOS_TABLE_KEYS
+from fabriclint.platforms.opensm_keys import QOS_TABLE_KEYS
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.fab import hosts
+from fabriclint.rules.helpers import hosts
 from fabriclint.rules.ib_fleet import (
     active_sms,
     conf,
@@ -28,14 +29,6 @@ from fabriclint.rules.ib_fleet import (
     priority,
     reference_sm,
     sm_nodes,
-)
-from fabriclint.rules.ib_hca import HcaLinkDegraded, PartitionConfigInvalid
-from fabriclint.rules.ib_qos import QosTablesIgnored, VlArbVlOutOfRange
-from fabriclint.rules.ib_sm import (
-    DefaultManagementKeys,
-    IgnoreOtherSm,
-    OpensmUnknownKey,
-    OpensmValueReset,
 )
 from fabriclint.rules.scope import StrictOptions, names
 
@@ -291,15 +284,4 @@ def _show(value: OptionValue) -> str:
     return str(value)
 
 
-RULES: list[type[Rule[Any]]] = [
-    SmMasterCount,
-    SmConfigDivergent,
-    QosTablesIgnored,
-    VlArbVlOutOfRange,
-    DefaultManagementKeys,
-    OpensmValueReset,
-    OpensmUnknownKey,
-    IgnoreOtherSm,
-    PartitionConfigInvalid,
-    HcaLinkDegraded,
-]
+RULES: list[type[Rule[Any]]] = [SmMasterCount, SmConfigDivergent]

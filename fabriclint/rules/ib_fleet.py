@@ -33,7 +33,7 @@ def is_ib(port: RdmaPort) -> bool:
 def sm_config(state: DeviceState) -> SmConfig | None:
     """The opensm.conf of an SM node (None for other devices)."""
     ib = state.infiniband
-    return ib.sm if ib is not None and state.platform == "opensm" else None
+    return ib.sm if ib is not None and state.is_subnet_manager else None
 
 
 def sm_nodes(ctx: Context) -> list[DeviceState]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from fabriclint.models.finding import Finding
 from fabriclint.models.ib import HcaIntent
 from fabriclint.models.state import DeviceState, RdmaPort
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.fab import hosts
+from fabriclint.rules.helpers import hosts
 from fabriclint.rules.ib_fleet import hca_intent, ib_ports, sm_nodes
 from fabriclint.rules.nic import port_is_down
 
@@ -147,3 +148,9 @@ class HcaLinkDegraded(Rule[NoOptions]):
             actual=actual,
             source=port.src(key),
         )
+
+
+RULES: list[type[Rule[Any]]] = [
+    PartitionConfigInvalid,
+    HcaLinkDegraded,
+]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from fabriclint.models.common import Source
 from fabriclint.models.finding import Finding
 from fabriclint.models.ib import QosPolicy, QosTables, SmConfig, VlArbEntry
 from fabriclint.models.state import DeviceState
-from fabriclint.parsers.opensm_keys import DATA_VLS_BY_OP_VLS, QOS_TABLE_KEYS
+from fabriclint.platforms.opensm_keys import DATA_VLS_BY_OP_VLS, QOS_TABLE_KEYS
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.ib_fleet import conf, conf_object, infiniband, sm_nodes
 from fabriclint.rules.scope import names
@@ -186,3 +187,9 @@ class VlArbVlOutOfRange(Rule[NoOptions]):
 def _masked(vl: int, mask: int | None) -> str:
     """Where OpenSM's VL mask puts `vl` (only when the limit is the operational VLs)."""
     return f" (OpenSM masks it to VL {vl & mask})" if mask is not None else ""
+
+
+RULES: list[type[Rule[Any]]] = [
+    QosTablesIgnored,
+    VlArbVlOutOfRange,
+]

@@ -10,11 +10,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
+from typing import Any
 
 from fabriclint.models.finding import Finding
 from fabriclint.models.ib import QosTables, SmConfig
 from fabriclint.models.state import DeviceState
-from fabriclint.parsers.opensm_keys import KEYS
+from fabriclint.platforms.opensm_keys import KEYS
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.ib_fleet import active_sms, conf, conf_object, infiniband, master, sm_nodes
 from fabriclint.rules.scope import StrictOptions
@@ -249,3 +250,11 @@ class IgnoreOtherSm(Rule[NoOptions]):
                 actual=True,
                 source=conf(state).src("ignore_other_sm"),
             )
+
+
+RULES: list[type[Rule[Any]]] = [
+    DefaultManagementKeys,
+    OpensmValueReset,
+    OpensmUnknownKey,
+    IgnoreOtherSm,
+]

@@ -12,12 +12,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from fabriclint import platforms
 from fabriclint.models.finding import Finding
 from fabriclint.models.resolve import lossless_priorities, priority_queue
 from fabriclint.models.state import DeviceState
 from fabriclint.models.types import RoceMtu
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.fab import host_nics, hosts
+from fabriclint.rules.helpers import host_nics, hosts
 from fabriclint.rules.ib_fleet import hca_intent, is_ib, uncabled_ib_ports
 
 End = tuple[str, str]
@@ -211,9 +212,11 @@ class RoceMtuTooSmall(Rule["RoceMtuTooSmall.Options"]):
 # ---- MTU004 -------------------------------------------------------------------------------------
 
 
-CLASS_MTU_PLATFORMS = ("nxos",)
-"""Platforms whose lossless classes carry an MTU of their own (NX-OS `policy-map type
-network-qos` classes: `mtu 9216`)."""
+def _has_class_mtu(state: DeviceState) -> bool:
+    """Whether the platform's lossless classes carry an MTU of their own (its descriptor's
+    `class_mtu`: NX-OS `policy-map type network-qos` classes, `mtu 9216`)."""
+    platform = platforms.get(state.platform)
+    return platform is not None and platform.class_mtu
 
 
 class LosslessClassMtuSmaller(Rule[NoOptions]):
@@ -252,7 +255,7 @@ class LosslessClassMtuSmaller(Rule[NoOptions]):
             if not classes:
                 # a gap only where the platform has per-class MTUs (NX-OS network-qos `mtu`):
                 # elsewhere a class simply has none, and the rule does not apply
-                if state.platform in CLASS_MTU_PLATFORMS and _has_lossless(ctx, state):
+                if _has_class_mtu(state) and _has_lossless(ctx, state):
                     ctx.skip(self.code, name)
                 continue
             for queue, (class_mtu, port, port_mtu) in sorted(classes.items()):
@@ -272,7 +275,7 @@ class LosslessClassMtuSmaller(Rule[NoOptions]):
 def _has_lossless(ctx: Context, state: DeviceState) -> bool:
     """Whether a switch has a lossless priority on some RDMA port: a per-class MTU is a
     switch-side notion, and an ECN-only (lossy RoCE) switch has no lossless class to size."""
-    if state.is_host or state.platform == "opensm":
+    if state.kind != "switch":
         return False
     return any(lossless_priorities(ctx.qos(state, i.name)) for i in ctx.rdma_ports(state))
 

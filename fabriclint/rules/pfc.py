@@ -374,7 +374,7 @@ class PfcLinkAsymmetric(Rule[NoOptions]):
     def _end(self, ctx: Context, device: str, port: str) -> list[int] | None:
         """Lossless priorities at one end; None when not Ethernet or unknown (recorded)."""
         state = ctx.states[device]
-        if state.platform == "opensm" or is_infiniband(state, port):
+        if state.is_subnet_manager or is_infiniband(state, port):
             return None
         if port not in state.interfaces or (state.is_host and ctx.qos(state, port).pfc is None):
             ctx.skip(self.code, device)

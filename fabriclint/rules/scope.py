@@ -253,7 +253,7 @@ def infiniband_only(state: DeviceState) -> bool:
 def roce_ports(ctx: Context, code: str, state: DeviceState) -> list[Interface]:
     """RDMA-carrying Ethernet ports; records a skip for cabled ports missing from the state and
     for NIC ports whose QoS was not collected (those are left out)."""
-    if state.platform == "opensm" or infiniband_only(state):
+    if state.is_subnet_manager or infiniband_only(state):
         return []  # RoCE rules do not apply: not a gap in coverage
     cabled = ctx.cabled_ports(state.name)
     ports = [p for p in ctx.rdma_ports(state) if not is_infiniband(state, p.name)]

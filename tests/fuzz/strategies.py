@@ -22,11 +22,13 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
+from fabriclint import platforms
+
 ROOT = Path(__file__).resolve().parents[2]
 INVENTORIES = ROOT / "inventories"
 CORPUS = ROOT.parent / "shared" / "corpus"
 
-PLATFORMS = ("eos", "nxos", "junos", "sonic", "cumulus", "mlnx-host", "opensm")
+PLATFORMS = platforms.NAMES
 
 # platform -> (example fabric, device fuzzed, one unmutated neighbour for cross-device rules)
 EXAMPLES: dict[str, list[tuple[str, str, str]]] = {

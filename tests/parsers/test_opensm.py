@@ -9,9 +9,9 @@ from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState
 from fabriclint.parsers.mlnx_common import Text
 from fabriclint.parsers.opensm import input_role, parse
-from fabriclint.parsers.opensm_keys import KEYS
 from fabriclint.parsers.opensm_partitions import parse_partitions
 from fabriclint.parsers.opensm_values import read_bool, read_net64, read_number, strtoul
+from fabriclint.platforms.opensm_keys import KEYS
 
 
 def sm(**files: str) -> DeviceState:

@@ -309,7 +309,7 @@ def _reader_error(text: str, exc: Exception) -> InputLimitError | None:
 
 def _yaml_events(text: str) -> Iterator[Any]:
     """The YAML event stream of `text`: libyaml's when installed, else ruamel's."""
-    from fabriclint.loaders.fastyaml import fast_loader
+    from fabriclint.fastyaml import fast_loader
 
     loader = fast_loader()
     if loader is not None:

@@ -1,0 +1,42 @@
+"""NVIDIA Cumulus Linux switches: NVUE, NCLU, or the legacy traffic.conf."""
+
+from __future__ import annotations
+
+from fabriclint.platforms.base import LINUX_SESSION, CommandSpec, Platform, exact, specs
+
+NVUE_CONFIG = "nv config show -o yaml"
+NCLU_CONFIG = "net show configuration commands"
+NVUE_ROCE = "nv show qos roce -o json"
+TRAFFIC_CONF = "/etc/cumulus/datapath/traffic.conf"
+
+_COMMANDS = specs(
+    CommandSpec(key=NVUE_CONFIG, optional=True),
+    CommandSpec(key=NCLU_CONFIG, optional=True, only_if_missing=NVUE_CONFIG),
+    CommandSpec(key=NVUE_ROCE, optional=True),
+    CommandSpec(key=TRAFFIC_CONF, run=f"cat {TRAFFIC_CONF}", optional=True),
+)
+
+
+def config_form(text: str) -> str:
+    """Cumulus has three config forms: NVUE YAML, NCLU `net add` commands and the legacy
+    traffic.conf; the text says which it is."""
+    if "\nnet add " in f"\n{text}" or "\nnet del " in f"\n{text}":
+        return NCLU_CONFIG
+    if "priority_source" in text or "traffic.packet_priority_source_set" in text:
+        return TRAFFIC_CONF
+    return NVUE_CONFIG
+
+
+PLATFORM = Platform(
+    name="cumulus",
+    kind="switch",
+    parser="fabriclint.parsers.cumulus",
+    device_type="linux",
+    commands=_COMMANDS,
+    exact=exact(_COMMANDS),
+    session=LINUX_SESSION,
+    config_keys=(NVUE_CONFIG, NCLU_CONFIG),
+    required_any=(NVUE_CONFIG, NCLU_CONFIG),
+    shell=True,
+    config_form=config_form,
+)

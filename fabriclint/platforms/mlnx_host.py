@@ -1,0 +1,126 @@
+"""Linux hosts with NVIDIA (Mellanox) ConnectX NICs: RoCE and InfiniBand HCAs.
+
+A host's plan grows from its outputs: `ibdev2netdev` (or `rdma link show`) names the RDMA
+netdevs, and each gets its own `mlnx_qos`, ECN sysfs and `ethtool` reads, each HCA port its
+`cma_roce_tos` (`derive`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from fabriclint.platforms.base import (
+    HCA,
+    LINUX_SESSION,
+    NETDEV,
+    CommandSpec,
+    Platform,
+    exact,
+    pattern,
+    specs,
+)
+
+IBDEV2NETDEV = "ibdev2netdev"
+RDMA_LINK = "rdma link show"
+DEVINFO = "ibv_devinfo -v"
+IP_LINK = "ip -d link show"
+IBSTAT = "ibstat"
+
+MLNX_QOS = "mlnx_qos -i {netdev}"
+ECN_SYSFS = "grep -rH . /sys/class/net/{netdev}/ecn"
+ETHTOOL = "ethtool -i {netdev}"
+ROCE_TOS = "cma_roce_tos -d {hca} -p {port}"
+
+_COMMANDS = specs(
+    CommandSpec(key=IBDEV2NETDEV, optional=True),
+    CommandSpec(key=RDMA_LINK, optional=True, only_if_missing=IBDEV2NETDEV),
+    DEVINFO,
+    # Needed for RoCE netdevs (MTU, state); an InfiniBand-only host has none to show (see
+    # `missing_required`, which fails a RoCE host that lacks it).
+    CommandSpec(key=IP_LINK, optional=True),
+    CommandSpec(key=IBSTAT, optional=True),
+)
+
+
+@dataclass(frozen=True)
+class HcaPort:
+    """One `ibdev2netdev` / `rdma link show` line: an HCA port and its netdev."""
+
+    hca: str
+    port: int
+    netdev: str | None
+
+
+_IBDEV2NETDEV = re.compile(rf"({HCA}) port ([0-9]+) (?:==>|<===>) ({NETDEV})(?=\s|$)", re.M)
+_RDMA_LINK = re.compile(rf"^link ({HCA})/([0-9]+)(?=\s|$)")
+_RDMA_NETDEV = re.compile(rf"\snetdev ({NETDEV})(?=\s|$)")
+
+
+def hca_ports(collected: dict[str, str]) -> list[HcaPort]:
+    """HCA ports from `ibdev2netdev` (or `rdma link show` when that is all there is)."""
+    text = collected.get(IBDEV2NETDEV)
+    found: list[HcaPort] = []
+    if text is not None:
+        for match in _IBDEV2NETDEV.finditer(text):
+            found.append(HcaPort(match[1], int(match[2]), match[3]))
+        return found
+    for line in collected.get(RDMA_LINK, "").splitlines():
+        link = _RDMA_LINK.match(line.strip())
+        if link:
+            netdev = _RDMA_NETDEV.search(line)
+            found.append(HcaPort(link[1], int(link[2]), netdev[1] if netdev else None))
+    return found
+
+
+def _is_ipoib(netdev: str) -> bool:
+    """IPoIB netdevs (ib0, ibp23s0) carry no RoCE QoS: mlnx_qos/ECN do not apply."""
+    return netdev.startswith("ib")
+
+
+def missing_required(collected: dict[str, str]) -> str | None:
+    """Why the outputs are not enough once every command ran, or None: a host with RoCE
+    netdevs (an `ibdev2netdev` port on an Ethernet netdev) must have `ip -d link show`."""
+    mapped = IBDEV2NETDEV in collected or RDMA_LINK in collected
+    if not mapped and re.search(r"Link layer:\s*Ethernet", collected.get(IBSTAT, "")):
+        return (
+            "RoCE HCA ports (ibstat: link layer Ethernet) need 'ibdev2netdev' or 'rdma link show'"
+        )
+    if IP_LINK in collected:
+        return None
+    roce = sorted({p.netdev for p in hca_ports(collected) if p.netdev and not _is_ipoib(p.netdev)})
+    if not roce:
+        return None  # InfiniBand only: no Ethernet link for `ip` to describe
+    return f"'{IP_LINK}' is needed for the RoCE netdevs {', '.join(roce)}"
+
+
+def derive(collected: dict[str, str]) -> list[CommandSpec]:
+    """Commands that depend on what the static commands found (per netdev / per HCA port)."""
+    out: list[CommandSpec] = []
+    ports = [p for p in hca_ports(collected) if p.netdev and not _is_ipoib(p.netdev)]
+    for netdev in dict.fromkeys(p.netdev for p in ports if p.netdev):
+        out.append(CommandSpec(key=MLNX_QOS.format(netdev=netdev)))
+        out.append(CommandSpec(key=ECN_SYSFS.format(netdev=netdev)))
+        out.append(CommandSpec(key=ETHTOOL.format(netdev=netdev), optional=True))
+    for port in ports:
+        command = ROCE_TOS.format(hca=port.hca, port=port.port)
+        out.append(CommandSpec(key=command, optional=True))
+    return out
+
+
+PLATFORM = Platform(
+    name="mlnx-host",
+    kind="host",
+    parser="fabriclint.parsers.mlnx_host",
+    device_type="linux",
+    commands=_COMMANDS,
+    exact=exact(_COMMANDS),
+    session=LINUX_SESSION,
+    patterns=tuple(pattern(t) for t in (MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS)),
+    # without the HCA -> netdev map the per-netdev QoS commands cannot be derived; an
+    # InfiniBand-only host has no such netdevs, and `ibstat` then lists its HCA ports
+    required_any=(IBDEV2NETDEV, RDMA_LINK, IBSTAT),
+    shell=True,
+    derive=derive,
+    missing_required=missing_required,
+)

@@ -1,0 +1,24 @@
+"""Cisco NX-OS switches."""
+
+from __future__ import annotations
+
+from fabriclint.platforms.base import CLI_SESSION, Platform, exact, specs
+
+RUNNING_CONFIG = "show running-config"
+INTERFACE = "show interface"
+
+_COMMANDS = specs(RUNNING_CONFIG, INTERFACE)
+
+PLATFORM = Platform(
+    name="nxos",
+    kind="switch",
+    parser="fabriclint.parsers.nxos",
+    device_type="cisco_nxos",
+    commands=_COMMANDS,
+    exact=exact(_COMMANDS),
+    session=CLI_SESSION,
+    config_keys=(RUNNING_CONFIG,),
+    napalm="nxos_ssh",
+    # network-qos class `mtu` (Cisco Nexus 9000 Quality of Service Configuration Guide, "MTU")
+    class_mtu=True,
+)

@@ -1,0 +1,28 @@
+"""OpenSM subnet-manager nodes (InfiniBand): configuration files and `sminfo`."""
+
+from __future__ import annotations
+
+from fabriclint.platforms.base import LINUX_SESSION, CommandSpec, Platform, exact, specs
+
+OPENSM_CONF = "opensm.conf"
+PARTITIONS_CONF = "partitions.conf"
+QOS_POLICY_CONF = "qos-policy.conf"
+SMINFO = "sminfo"
+
+_COMMANDS = specs(
+    CommandSpec(key=OPENSM_CONF, run="cat /etc/opensm/opensm.conf"),
+    CommandSpec(key=PARTITIONS_CONF, run="cat /etc/opensm/partitions.conf", optional=True),
+    CommandSpec(key=QOS_POLICY_CONF, run="cat /etc/opensm/qos-policy.conf", optional=True),
+    CommandSpec(key=SMINFO, optional=True),
+)
+
+PLATFORM = Platform(
+    name="opensm",
+    kind="subnet-manager",
+    parser="fabriclint.parsers.opensm",
+    device_type="linux",
+    commands=_COMMANDS,
+    exact=exact(_COMMANDS),
+    session=LINUX_SESSION,
+    shell=True,
+)

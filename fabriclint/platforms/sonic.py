@@ -1,0 +1,32 @@
+"""SONiC switches (the config_db.json-shaped running configuration)."""
+
+from __future__ import annotations
+
+from fabriclint.platforms.base import LINUX_SESSION, CommandSpec, Platform, exact, specs
+
+CONFIG_DB = "config_db.json"
+
+_COMMANDS = specs(
+    # The running configuration (what the switch uses), as config_db.json-shaped JSON;
+    # the saved file is read only where the show command is unavailable.
+    CommandSpec(key=CONFIG_DB, run="show runningconfiguration all", optional=True),
+    CommandSpec(
+        key=CONFIG_DB,
+        run="cat /etc/sonic/config_db.json",
+        optional=True,
+        only_if_missing=CONFIG_DB,
+    ),
+)
+
+PLATFORM = Platform(
+    name="sonic",
+    kind="switch",
+    parser="fabriclint.parsers.sonic",
+    device_type="linux",
+    commands=_COMMANDS,
+    exact=exact(_COMMANDS),
+    session=LINUX_SESSION,
+    config_keys=(CONFIG_DB,),
+    required_any=(CONFIG_DB,),
+    shell=True,
+)

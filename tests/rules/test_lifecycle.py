@@ -1,0 +1,86 @@
+"""Rule lifecycle: deprecated rules are marked, removed codes stay reserved and are never reused."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fabriclint.cli.app import app
+from fabriclint.models.finding import Finding
+from fabriclint.registry import Registry, UnknownName
+from fabriclint.ruledocs import render_markdown
+from fabriclint.rules import registry
+from fabriclint.rules.base import Context, NoOptions, Rule
+from fabriclint.rules.registry import ALL_RULES, BY_CODE, REMOVED, RULES
+
+ROCE_POD = Path(__file__).resolve().parents[2] / "inventories" / "roce-pod"
+
+
+class Retired(Rule[NoOptions]):
+    """A rule that was once shipped; here only to be refused by the registry when reused."""
+
+    code = "PFC990"
+    name = "retired-check"
+    severity = "warning"
+    summary = "a retired check"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        yield from ()
+
+
+class Old(Retired):
+    """A deprecated rule: it still runs, and every view of the catalog says what replaces it."""
+
+    code = "PFC991"
+    name = "old-check"
+    deprecated = "use PFC002, which covers it"
+
+
+def test_a_removed_code_can_never_be_registered_again() -> None:
+    with pytest.raises(ValueError, match=r"rule 'PFC990' is reserved .*never reused"):
+        Registry("rule", [(Retired.code, Retired)], reserved={"PFC990": "removed in 0.9"})
+
+
+def test_a_removed_code_is_named_as_removed_not_unknown() -> None:
+    rules = Registry("rule", [(Old.code, Old)], reserved={"PFC990": "removed in 0.9: merged"})
+    with pytest.raises(UnknownName, match=r"rule 'PFC990' was removed: removed in 0\.9: merged"):
+        rules["PFC990"]
+    with pytest.raises(UnknownName, match="unknown rule 'PFC999': choose one of PFC991"):
+        rules["PFC999"]
+
+
+def test_a_name_is_registered_once() -> None:
+    with pytest.raises(ValueError, match="registered twice"):
+        Registry("rule", [(Old.code, Old), (Old.code, Retired)])
+
+
+def test_the_shipped_registry_keeps_every_rule_in_order() -> None:
+    assert list(RULES) == ALL_RULES and list(RULES.names) == list(BY_CODE)
+    assert not set(REMOVED) & set(BY_CODE)
+    assert all(rule.deprecated is None or rule.deprecated.strip() for rule in ALL_RULES)
+
+
+def test_deprecated_rule_is_marked_in_the_docs() -> None:
+    text = render_markdown([Old])
+    assert "| PFC991 | old-check | warning | a retired check (deprecated) |" in text
+    assert "**Deprecated**: use PFC002, which covers it" in text
+    assert "Deprecated" not in render_markdown([Retired])
+
+
+def test_selecting_a_removed_code_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(REMOVED, "PFC990", "removed in 0.9: merged into PFC002")
+    result = CliRunner().invoke(
+        app, ["check", str(ROCE_POD), "--snapshot", "baseline", "--select", "PFC990"]
+    )
+    assert result.exit_code == 2
+    assert "rule 'PFC990' was removed (removed in 0.9: merged into PFC002)" in result.output
+
+
+def test_explain_says_a_code_was_removed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry.REMOVED, "PFC990", "removed in 0.9: merged into PFC002")
+    result = CliRunner().invoke(app, ["rules", "explain", "pfc990"])
+    assert result.exit_code == 2
+    assert "rule 'PFC990' was removed: removed in 0.9: merged into PFC002" in result.output
