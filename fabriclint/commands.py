@@ -152,6 +152,99 @@ PLATFORMS: dict[str, Platform] = {
 }
 
 
+# --- Counter commands ----------------------------------------------------------------------
+# What `fabriclint collect --counters` sends (and nothing else): read-only counter outputs for
+# `fabriclint counters` (docs/counters.md). One block, merged into the allowlist by `is_allowed`,
+# so it can move as a unit into the platform descriptors.
+
+ETHTOOL_STATS = "ethtool -S {netdev}"
+HW_COUNTERS = "grep -rH . /sys/class/infiniband/{hca}/ports/{port}/hw_counters"
+PORT_COUNTERS = "grep -rH . /sys/class/infiniband/{hca}/ports/{port}/counters"
+
+
+@dataclass(frozen=True)
+class CounterPlan:
+    """How one platform's counters are collected."""
+
+    commands: tuple[CommandSpec, ...]
+    """Static commands, in order (hosts derive per-netdev and per-HCA ones: `counter_derive`)."""
+    patterns: tuple[re.Pattern[str], ...] = ()
+    """Allowlisted per-netdev / per-HCA-port counter commands."""
+
+    @property
+    def exact(self) -> frozenset[str]:
+        """Allowlisted counter commands, exact strings."""
+        return _exact(self.commands)
+
+
+COUNTER_COMMANDS: dict[str, CounterPlan] = {
+    "eos": CounterPlan(
+        _specs(
+            "show priority-flow-control counters detail | json",
+            CommandSpec(
+                key="show priority-flow-control counters | json",
+                optional=True,
+                only_if_missing="show priority-flow-control counters detail | json",
+            ),
+            CommandSpec(key="show qos interfaces ecn counters queue | json", optional=True),
+        )
+    ),
+    "sonic": CounterPlan(
+        _specs(
+            CommandSpec(key="pfcstat", optional=True),
+            CommandSpec(key="show pfc counters", optional=True, only_if_missing="pfcstat"),
+            "show queue counters",
+            CommandSpec(key="show queue wredcounters", optional=True),
+            CommandSpec(key="show pfcwd stats", optional=True),
+        )
+    ),
+    "mlnx-host": CounterPlan(
+        _specs(
+            CommandSpec(key="ibdev2netdev", optional=True),
+            CommandSpec(key="rdma link show", optional=True, only_if_missing="ibdev2netdev"),
+        ),
+        tuple(_pattern(t) for t in (ETHTOOL_STATS, HW_COUNTERS, PORT_COUNTERS)),
+    ),
+}
+"""Platform -> its counter commands (platforms not listed have none yet)."""
+
+
+def counter_allowed(platform: str, command: str) -> bool:
+    """True when `command` is one of the platform's counter commands (exact or by pattern)."""
+    plan = COUNTER_COMMANDS.get(platform)
+    if plan is None:
+        return False
+    return command in plan.exact or any(p.fullmatch(command) for p in plan.patterns)
+
+
+def is_counter_key(platform: str, key: str) -> bool:
+    """True when snapshot `key` holds a counter output (not configuration) of `platform`.
+    The HCA-to-netdev maps are both: counter collection reads them to name the ports."""
+    if key in ("ibdev2netdev", "rdma link show"):
+        return False
+    return counter_allowed(platform, key)
+
+
+def counter_derive(platform: str, collected: dict[str, str]) -> list[CommandSpec]:
+    """Per-netdev and per-HCA-port counter commands from the HCA map (hosts)."""
+    if platform != "mlnx-host":
+        return []
+    ports = hca_ports(collected)
+    out = [
+        CommandSpec(key=ETHTOOL_STATS.format(netdev=n))
+        for n in dict.fromkeys(p.netdev for p in ports if p.netdev and not _is_ipoib(p.netdev))
+    ]
+    for port in ports:
+        out.append(CommandSpec(key=HW_COUNTERS.format(hca=port.hca, port=port.port), optional=True))
+        out.append(
+            CommandSpec(key=PORT_COUNTERS.format(hca=port.hca, port=port.port), optional=True)
+        )
+    return out
+
+
+# --- end of counter commands ---------------------------------------------------------------
+
+
 # What netmiko itself sends around fabriclint's commands, per device type: terminal setup on
 # login (paging, width) and the logout. They change only the session, never the configuration;
 # fabriclint never asks for them, so they are not in any allowlist. The lab answers them and the
@@ -183,7 +276,7 @@ def is_allowed(platform: str, command: str) -> bool:
         return False
     if spec.shell and command.startswith(SUDO):
         command = command.removeprefix(SUDO)
-    if command in spec.exact:
+    if command in spec.exact or counter_allowed(platform, command):
         return True
     return any(p.fullmatch(command) for p in spec.patterns)
 
