@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fabriclint.rules import ecn, fab, ib, internal, meta, mtu, nic, pfc, qos, sup
+from fabriclint.rules import ctr, ecn, fab, ib, internal, meta, mtu, nic, pfc, qos, sup
 from fabriclint.rules.base import Rule
 
 ALL_RULES: list[type[Rule[Any]]] = [
@@ -15,6 +15,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *nic.RULES,
     *fab.RULES,
     *ib.RULES,
+    *ctr.RULES,
     *meta.RULES,
     *sup.RULES,
     *internal.RULES,
