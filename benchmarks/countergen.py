@@ -99,7 +99,7 @@ def healthy(fab: Fabric, seed: int = 7) -> Traffic:
 def _marks(fab: Fabric, traffic: Traffic, rng: random.Random) -> None:
     """ECN marks on the switches' RoCE queues; each host NIC receives the marks of the leaf
     port facing it, answers most with CNPs, and handles the CNPs its peers send it."""
-    for (device, port), end in list(traffic.ends.items()):
+    for (device, _port), end in list(traffic.ends.items()):
         if device in fab.switches:
             end.ecn_marked[ROCE_PRIORITY] = rng.randint(5000, 20000)
     for a, b in _cables(fab):

@@ -1,20 +1,11 @@
-"""Regenerate the example fabric's counter snapshots: inventories/roce-pod/snapshots/bench-*.
-
-`bench-before` is the pod (configured as intended: the baseline configuration) before a
-benchmark; `bench-after-healthy` is the same pod 600 s later after a healthy run, and
-`bench-after` after a run with the counter faults of FAULTS below, each one a different CTR
-rule's (listed in snapshots/bench-after/FAULTS.md). All three carry the configuration and the
-counter outputs, as `collect` followed by `collect --counters` would.
-
-  fabriclint counters inventories/roce-pod bench-before bench-after           # exit 1
-  fabriclint counters inventories/roce-pod bench-before bench-after-healthy   # exit 0
+"""Regenerate only the roce-pod counter snapshots (bench-before, bench-after,
+bench-after-healthy); scripts/gen_roce_pod.py writes them too. See benchmarks/roce_pod_bench.py.
 
 Run from the repository root:  python scripts/gen_roce_pod_bench.py
 """
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -22,179 +13,17 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` and `fabriclint` importable
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import countergen, examples  # noqa: E402
-from benchmarks.countergen import ROCE_PRIORITY as P  # noqa: E402
-from benchmarks.countergen import Traffic  # noqa: E402
-from benchmarks.examples import Fault  # noqa: E402
-from benchmarks.fabricgen import FabricSpec, build_fabric, snapshot_devices  # noqa: E402
-from fabriclint.snapshot import MANIFEST, atomic_write, read_manifest, write_snapshot  # noqa: E402
+from benchmarks import roce_pod_bench  # noqa: E402
 
 FABRIC_DIR = ROOT / "inventories" / "roce-pod"
-SPEC = FabricSpec(name="roce-pod")
-CREATED = {
-    "bench-before": "2026-11-28T10:00:00Z",
-    "bench-after": "2026-11-28T10:10:00Z",
-    "bench-after-healthy": "2026-11-28T10:10:00Z",
-}
-"""Manifest times: 600 s apart, older than baseline/broken (so `check` still picks those)."""
-
-
-def _lossy_pauses(t: Traffic) -> None:
-    t.end("leaf03", "Ethernet1/1").tx_pause[4] = 3200
-
-
-def _storm(t: Traffic) -> None:
-    nic = t.end("gpu02", "ens1np0")
-    nic.storm_warning = 3
-    nic.tx_pause[P] = 410_000
-    nic.tx_pause_us[P] = int(countergen.INTERVAL_S * 1e6 * 0.7)  # paused its leaf 70 % of the run
-    t.end("leaf01", "Ethernet2/1").rx_pause[P] = 410_000
-
-
-def _drops(t: Traffic) -> None:
-    t.end("gpu04", "ens2np0").drops[P] = {"buf_discard": 1250}
-
-
-def _ecn_off(t: Traffic) -> None:
-    for (device, _port), end in t.ends.items():
-        if device == "leaf04":
-            end.ecn_marked[P] = 0
-    for host in ("gpu03", "gpu04"):  # the hosts behind leaf04 receive no marks from it
-        rdma = t.end(host, "ens2np0").rdma
-        rdma["np_ecn_marked_roce_packets"] = rdma["np_cnp_sent"] = 0
-
-
-def _no_cnp(t: Traffic) -> None:
-    rdma = t.end("gpu01", "ens2np0").rdma
-    rdma["np_ecn_marked_roce_packets"] = 9000
-    rdma["np_cnp_sent"] = 0
-
-
-def _cnp_ignored(t: Traffic) -> None:
-    t.end("gpu03", "ens1np0").rdma["rp_cnp_ignored"] = 420
-
-
-def _transport_loss(t: Traffic) -> None:
-    rdma = t.end("gpu04", "ens1np0").rdma
-    rdma["out_of_sequence"] = 310
-    rdma["local_ack_timeout_err"] = 12
-
-
-def _link_mismatch(t: Traffic) -> None:
-    t.end("leaf01", "Ethernet1/1").tx_pause[P] = 50_000
-    t.end("gpu01", "ens1np0").rx_pause[P] = 20_000
-
-
-FAULTS: list[Fault[Traffic]] = [
-    Fault(
-        "CTR001",
-        "leaf03",
-        "interface Ethernet1/1 priority 4",
-        "3,200 PFC frames sent on priority 4, which has no PFC",
-        _lossy_pauses,
-    ),
-    Fault(
-        "CTR002",
-        "gpu02",
-        "interface ens1np0 tx_pause_storm_warning_events",
-        "the NIC paused leaf01 70 % of the run; its storm guard fired 3 times",
-        _storm,
-    ),
-    Fault(
-        "CTR003",
-        "gpu04",
-        "interface ens2np0 priority 3",
-        "1,250 rx_prio3_buf_discard on the lossless priority",
-        _drops,
-    ),
-    Fault(
-        "CTR004",
-        "leaf04",
-        "priority 3",
-        "leaf04's RoCE queue marked no packet while pausing (ECN off)",
-        _ecn_off,
-    ),
-    Fault(
-        "CTR005",
-        "gpu01",
-        "HCA port mlx5_1/1",
-        "9,000 ECN-marked RoCE packets received, no CNP sent",
-        _no_cnp,
-    ),
-    Fault(
-        "CTR006",
-        "gpu03",
-        "HCA port mlx5_0/1",
-        "420 CNPs ignored by the reaction point",
-        _cnp_ignored,
-    ),
-    Fault(
-        "CTR007",
-        "gpu04",
-        "HCA port mlx5_0/1",
-        "out_of_sequence +310, local_ack_timeout_err +12",
-        _transport_loss,
-    ),
-    Fault(
-        "CTR008",
-        "leaf01",
-        "link leaf01:Ethernet1/1 -> gpu01:ens1np0 priority 3",
-        "leaf01 sent 50,000 pauses, gpu01 received 20,000",
-        _link_mismatch,
-    ),
-]
-
-
-def faults_markdown() -> str:
-    """FAULTS.md of bench-after (tests/test_counters_example.py reads it)."""
-    intro = [
-        "Generated by `scripts/gen_roce_pod_bench.py` (do not edit by hand). `bench-after` is",
-        "`bench-before` 600 s later after a benchmark with these counter faults; each row is the",
-        "CTR rule that must report it, on that device and object.",
-    ]
-    text = examples.faults_markdown(intro, FAULTS)
-    return text.replace("# Faults seeded in `broken`", "# Counter faults seeded in `bench-after`")
-
-
-def snapshots() -> dict[str, dict[str, tuple[str, dict[str, str]]]]:
-    """The three snapshots: device -> (platform, outputs)."""
-    fab = build_fabric(SPEC)
-    config = snapshot_devices(fab)
-    healthy = countergen.healthy(fab)
-    faulty = countergen.healthy(fab)
-    for fault in FAULTS:
-        fault.apply(faulty)
-    sides = {
-        "bench-before": countergen.render(fab, healthy, after=False),
-        "bench-after-healthy": countergen.render(fab, healthy, after=True),
-        "bench-after": countergen.render(fab, faulty, after=True),
-    }
-    return {
-        name: {
-            dev: (platform, {**outputs, **counters[dev]})
-            for dev, (platform, outputs) in config.items()
-        }
-        for name, counters in sides.items()
-    }
-
-
-def write(root: Path) -> None:
-    """(Re)write the snapshots under `root`, each with its manifest time."""
-    for name, devices in snapshots().items():
-        target = root / name
-        if target.exists():
-            shutil.rmtree(target)
-        write_snapshot(target, devices, source="live")
-        manifest = read_manifest(target).model_copy(update={"created": CREATED[name]})
-        atomic_write(target / MANIFEST, manifest.model_dump_json(indent=2) + "\n")
-    (root / "bench-after" / "FAULTS.md").write_text(faults_markdown(), encoding="utf-8")
 
 
 def main() -> int:
     """Entry point."""
-    write(FABRIC_DIR / "snapshots")
+    roce_pod_bench.write(FABRIC_DIR / "snapshots")
+    faults = len(roce_pod_bench.FAULTS)
     print(
-        f"wrote {FABRIC_DIR / 'snapshots'}/bench-before, bench-after ({len(FAULTS)} faults), bench-after-healthy"
+        f"wrote {FABRIC_DIR / 'snapshots'}/bench-before, bench-after ({faults} faults), bench-after-healthy"
     )
     return 0
 

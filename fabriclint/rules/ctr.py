@@ -158,14 +158,17 @@ class PfcStorm(_CounterRule):
     def check(self, ctx: Context) -> Iterator[Finding]:
         for run, old, new in _pairs(ctx):
             for a, b in _ports(old, new):
-                for found in self._storms(run, a, b):
-                    source, obj, deltas, what = found
-                    src = self._source(ctx, new.name, b.name, source)
+                by_source: dict[str, list[tuple[list[Delta], str]]] = {}
+                for who, deltas, what in self._storms(run, a, b):
+                    by_source.setdefault(who, []).append((deltas, what))
+                for who, signs in sorted(by_source.items(), reverse=True):  # self first
+                    src = self._source(ctx, new.name, b.name, who)
+                    what = "; ".join(w for _d, w in signs)
                     message = f"PFC storm on {new.name}:{b.name} ({what}); source: {src}"
-                    path = f"counters.{b.name}.storm.{obj}"
-                    yield self.report(
-                        run, new.name, f"interface {b.name} {obj}", path, message, deltas
-                    )
+                    deltas = [d for ds, _w in signs for d in ds]
+                    obj = f"interface {b.name}"
+                    path = f"counters.{b.name}.storm.{who}"
+                    yield self.report(run, new.name, obj, path, message, deltas)
 
     def _source(self, ctx: Context, device: str, port: str, who: str) -> str:
         if who == "self":
@@ -178,15 +181,15 @@ class PfcStorm(_CounterRule):
 
     def _storms(
         self, run: CounterRun, a: PortCounters, b: PortCounters
-    ) -> Iterator[tuple[str, str, list[Delta], str]]:
-        """(source side, object, deltas, what) of every storm sign on one port."""
+    ) -> Iterator[tuple[str, list[Delta], str]]:
+        """(source side, deltas, what) of every storm sign on one port."""
         for key, label in (
             ("storm_warning", "tx_pause_storm_warning_events"),
             ("storm_error", "tx_pause_storm_error_events"),
         ):
             d = delta(label, getattr(a, key), getattr(b, key))
             if d is not None and d.value > 0:
-                yield "self", label, [d], f"the NIC's pause storm guard fired {d.value} time(s)"
+                yield "self", [d], f"the NIC's pause storm guard fired {d.value} time(s)"
         for queue, qc in sorted(b.queues.items()):
             before = a.queues.get(queue)
             d = delta(
@@ -196,12 +199,12 @@ class PfcStorm(_CounterRule):
             )
             if d is not None and d.value > 0:
                 what = f"the PFC watchdog detected {d.value} storm(s) on queue {queue}"
-                yield "peer", f"queue {queue}", [d], what
+                yield "peer", [d], what
         yield from self._durations(run, a, b)
 
     def _durations(
         self, run: CounterRun, a: PortCounters, b: PortCounters
-    ) -> Iterator[tuple[str, str, list[Delta], str]]:
+    ) -> Iterator[tuple[str, list[Delta], str]]:
         limit = self.options.max_pause_share_pct / 100
         for prio, counters in sorted(b.priorities.items()):
             before = a.priorities.get(prio)
@@ -214,7 +217,7 @@ class PfcStorm(_CounterRule):
                 if d is not None and run.share(d.value) > limit:
                     share = f"{run.share(d.value) * 100:.0f} %"
                     what = f"priority {prio} {verb} {share} of the interval (limit {self.options.max_pause_share_pct:g} %)"
-                    yield who, f"priority {prio} {key.split('_')[0]}", [d], what
+                    yield who, [d], what
 
 
 class LosslessDrops(_CounterRule):
