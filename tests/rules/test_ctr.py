@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.finding import Finding
 from fabriclint.models.inventory import Inventory
@@ -14,6 +16,7 @@ from fabriclint.parsers.counters import parse_counters
 from fabriclint.rules import ctr
 from fabriclint.rules.base import Context, Rule
 from fabriclint.rules.ctr_data import COUNTERS, CounterRun
+from tests.rules.harness import Case, found
 
 INVENTORY = Inventory.model_validate(
     {
@@ -214,3 +217,154 @@ def test_ctr009_wrapped_32_bit_counter() -> None:
     assert list(run_.pairs()) == []  # no other rule judges an untrusted interval
     found, _ = run(ctr.CounterRegression, [before], [after])
     assert "wrapped" in found[0].message and found[0].device == "gpu1"
+
+
+# ---- data table: a firing and a clean case per rule (tests/rules/test_registry.py) -----------
+
+LINK = [("leaf1:Ethernet0", "gpu1:ens1np0")]
+
+
+def _case(
+    id: str,
+    rule: str,
+    before: list[DeviceCounters],
+    after: list[DeviceCounters],
+    expect: list[tuple[str | None, str]],
+    **options: Any,
+) -> Case:
+    memo = {
+        COUNTERS: CounterRun(
+            before={d.name: d for d in before}, after={d.name: d for d in after}, interval_s=100.0
+        )
+    }
+    return Case(id, rule, list(STATES.values()), expect, links=LINK, options=options, memo=memo)
+
+
+_MARKS = {
+    "np_ecn_marked_roce_packets": 0,
+    "np_cnp_sent": 0,
+    "rp_cnp_ignored": 0,
+    "out_of_sequence": 0,
+}
+_PORT = "interface Ethernet0"
+_HCA = "HCA port mlx5_0/1"
+
+CASES = [
+    _case(
+        "lossy-pauses",
+        "CTR001",
+        [_sonic(prio=4)],
+        [_sonic(pfc_rx=9, prio=4)],
+        [("leaf1", f"{_PORT} priority 4")],
+    ),
+    _case("lossless-pauses", "CTR001", [_sonic()], [_sonic(pfc_rx=9)], []),
+    _case("watchdog-storm", "CTR002", [_sonic()], [_sonic(storms=1)], [("leaf1", _PORT)]),
+    _case("no-storm", "CTR002", [_sonic()], [_sonic(pfc_rx=900)], []),
+    _case("queue-drops", "CTR003", [_sonic()], [_sonic(drops=3)], [("leaf1", f"{_PORT} queue 3")]),
+    _case("no-drops", "CTR003", [_sonic(drops=3)], [_sonic(drops=3)], []),
+    _case(
+        "ctr005-fires",
+        "CTR005",
+        [_host(_MARKS)],
+        [_host(dict(_MARKS, np_ecn_marked_roce_packets=50))],
+        [("gpu1", _HCA)],
+    ),
+    _case(
+        "ctr005-answered",
+        "CTR005",
+        [_host(_MARKS)],
+        [_host(dict(_MARKS, np_ecn_marked_roce_packets=50, np_cnp_sent=40))],
+        [],
+    ),
+    _case(
+        "ctr006-fires",
+        "CTR006",
+        [_host(_MARKS)],
+        [_host(dict(_MARKS, rp_cnp_ignored=1))],
+        [("gpu1", _HCA)],
+    ),
+    _case("ctr006-clean", "CTR006", [_host(_MARKS)], [_host(_MARKS)], []),
+    _case(
+        "ctr007-fires",
+        "CTR007",
+        [_host(_MARKS)],
+        [_host(dict(_MARKS, out_of_sequence=2))],
+        [("gpu1", _HCA)],
+    ),
+    _case("ctr007-clean", "CTR007", [_host(_MARKS)], [_host(_MARKS)], []),
+    _case(
+        "ctr008-fires",
+        "CTR008",
+        [_sonic(), _host(rx_prio3_pause=0)],
+        [_sonic(pfc_tx=1000), _host(rx_prio3_pause=10)],
+        [("leaf1", "link leaf1:Ethernet0 -> gpu1:ens1np0 priority 3")],
+    ),
+    _case(
+        "ctr008-clean",
+        "CTR008",
+        [_sonic(), _host(rx_prio3_pause=0)],
+        [_sonic(pfc_tx=1000), _host(rx_prio3_pause=990)],
+        [],
+    ),
+    _case(
+        "ctr009-fires",
+        "CTR009",
+        [_host(dict(_MARKS, out_of_sequence=9))],
+        [_host(_MARKS)],
+        [("gpu1", "mlx5_0/1 out_of_sequence")],
+    ),
+    _case("ctr009-clean", "CTR009", [_host(_MARKS)], [_host(_MARKS)], []),
+]
+
+
+def _switch_pauses(pauses: int, marks: int) -> DeviceCounters:
+    base = _sonic(pfc_tx=pauses)
+    wred = (
+        "     Port    TxQ    WredDrp/pkts    WredDrp/bytes    EcnMarked/pkts    EcnMarked/bytes\n"
+        "---------  -----  --------------  ---------------  ----------------  -----------------\n"
+        f"Ethernet0    UC3               0                0  {marks}  0\n"
+    )
+    marked = _parse("leaf1", "sonic", {"show queue wredcounters": wred})
+    ports = {
+        n: p.model_copy(update={"queues": marked.ports[n].queues}) for n, p in base.ports.items()
+    }
+    return base.model_copy(update={"ports": ports})
+
+
+_ECN_INTENT = {
+    "profiles": {"roce": {"roce": {"dscp": [26], "priority": 3}}},
+    "roles": {"leaf": {"profile": "roce"}},
+}
+CASES += [
+    Case(
+        "pauses-no-marks",
+        "CTR004",
+        list(STATES.values()),
+        [("leaf1", "priority 3")],
+        links=LINK,
+        intent=_ECN_INTENT,
+        memo={
+            COUNTERS: CounterRun(
+                {"leaf1": _switch_pauses(0, 7)}, {"leaf1": _switch_pauses(5000, 7)}, 100
+            )
+        },
+    ),
+    Case(
+        "pauses-with-marks",
+        "CTR004",
+        list(STATES.values()),
+        [],
+        links=LINK,
+        intent=_ECN_INTENT,
+        memo={
+            COUNTERS: CounterRun(
+                {"leaf1": _switch_pauses(0, 7)}, {"leaf1": _switch_pauses(5000, 900)}, 100
+            )
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.rule}-{c.id}")
+def test_case(case: Case) -> None:
+    assert found(case) == sorted(case.expect)
