@@ -257,6 +257,10 @@ def run_counters(opts: CounterOptions) -> CheckResult:
     run = CounterRun(before=before.counters, after=after.counters, interval_s=interval)
     ctx.memo[COUNTERS] = run
     selection = Selection(fabric.policy, cli_select=opts.select, cli_ignore=opts.ignore)
+    if not any(selection.selected(rule.code) for rule in ctr.RULES):
+        raise UsageError(
+            "no CTR rule is selected (policy.yaml `select`, --select, --ignore): nothing to judge"
+        )
     failures: list[Failure] = []
     findings = _run_rules(ctx, fabric, selection, failures)
     report = with_failures(_report(fabric, (before, after), ctx, findings, run), failures)

@@ -113,9 +113,13 @@ def test_json_report_validates_against_the_schema(tmp_path: Path) -> None:
 def test_select_and_ignore(tmp_path: Path) -> None:
     code, out = invoke("counters", str(FABRIC), "bench-before", "bench-after", "--select", "CTR006")
     assert code == 1 and "CTR006" in out and "CTR007" not in out
-    ignored = ["--ignore", "CTR"]
-    code, _ = invoke("counters", str(FABRIC), "bench-before", "bench-after", *ignored)
-    assert code == 0
+    ignored = ["--ignore", "CTR00"]
+    code, _ = invoke(
+        "counters", str(FABRIC), "bench-before", "bench-after", *ignored, "--fail-on", "error"
+    )
+    assert code == 0  # CTR009 alone is selected, and nothing went backwards
+    code, out = invoke("counters", str(FABRIC), "bench-before", "bench-after", "--ignore", "CTR")
+    assert code == 2 and "no CTR rule is selected" in out  # never a silent pass
 
 
 def _copy_fabric(tmp_path: Path) -> Path:
