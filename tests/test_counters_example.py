@@ -113,10 +113,7 @@ def test_json_report_validates_against_the_schema(tmp_path: Path) -> None:
 def test_select_and_ignore(tmp_path: Path) -> None:
     code, out = invoke("counters", str(FABRIC), "bench-before", "bench-after", "--select", "CTR006")
     assert code == 1 and "CTR006" in out and "CTR007" not in out
-    ignored = ["--ignore", "CTR00"]
-    code, _ = invoke(
-        "counters", str(FABRIC), "bench-before", "bench-after", *ignored, "--fail-on", "error"
-    )
+    code, _ = invoke("counters", str(FABRIC), "bench-before", "bench-after", "--select", "CTR009")
     assert code == 0  # CTR009 alone is selected, and nothing went backwards
     code, out = invoke("counters", str(FABRIC), "bench-before", "bench-after", "--ignore", "CTR")
     assert code == 2 and "no CTR rule is selected" in out  # never a silent pass
