@@ -90,12 +90,14 @@ def test_cli_exit_codes_and_every_format(tmp_path: Path) -> None:
     assert code == 1 and "CTR004" in out and "leaf04" in out
     code, _ = invoke("counters", str(FABRIC), "bench-before", "bench-after-healthy")
     assert code == 0
-    for fmt in ("json", "jsonl", "sarif", "junit", "markdown", "github", "gitlab"):
-        target = tmp_path / f"r.{fmt}"
-        code, _ = invoke(
-            "counters", str(FABRIC), "bench-before", "bench-after", "-f", fmt, "-o", str(target)
-        )
-        assert code == 1, fmt
+    formats = ("json", "jsonl", "sarif", "junit", "markdown", "github", "gitlab")
+    targets = {fmt: tmp_path / f"r.{fmt}.out" for fmt in formats}
+    args = [a for fmt in formats for a in ("-f", fmt)] + [
+        a for t in targets.values() for a in ("-o", str(t))
+    ]
+    code, _ = invoke("counters", str(FABRIC), "bench-before", "bench-after", *args)
+    assert code == 1
+    for fmt, target in targets.items():
         assert "CTR007" in target.read_text(), fmt
 
 
