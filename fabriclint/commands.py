@@ -189,6 +189,7 @@ COUNTER_COMMANDS: dict[str, CounterPlan] = {
             CommandSpec(key="show qos interfaces ecn counters queue | json", optional=True),
         )
     ),
+    "nxos": CounterPlan(_specs("show interface priority-flow-control")),
     "sonic": CounterPlan(
         _specs(
             CommandSpec(key="pfcstat", optional=True),

@@ -27,7 +27,7 @@ from fabriclint.rules.ctr_data import COUNTERS, CounterRun
 from fabriclint.snapshot import load_snapshot
 from tests.fuzz.checkrun import fuzz_settings
 from tests.fuzz.strategies import structured_mutants, text_mutants
-from tests.parsers.counters import test_sonic
+from tests.parsers.counters import test_nxos, test_sonic
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "inventories" / "roce-pod" / "snapshots" / "bench-after"
@@ -47,6 +47,7 @@ def _bench(device: str) -> dict[str, str]:
 SEEDS: dict[str, tuple[str, dict[str, str]]] = {
     "eos": ("leaf01", _bench("leaf01")),
     "mlnx-host": ("gpu01", _bench("gpu01")),
+    "nxos": ("leaf02", {"show interface priority-flow-control": test_nxos.TEXT}),
     "sonic": (
         "leaf03",
         {

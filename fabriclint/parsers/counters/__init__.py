@@ -22,6 +22,7 @@ MODULES: dict[str, str] = {
     "mlnx-host": "fabriclint.parsers.counters.mlnx_host",
     "sonic": "fabriclint.parsers.counters.sonic",
     "eos": "fabriclint.parsers.counters.eos",
+    "nxos": "fabriclint.parsers.counters.nxos",
 }
 """Platform -> its counter parser module (platforms not listed have no counter parser yet)."""
 
