@@ -192,6 +192,22 @@ def _run_rules(
     ]
 
 
+def _suppress(findings: list[Finding], fabric: Fabric, failures: list[Failure]) -> None:
+    """The policy's CTR suppressions (`suppressions:` in policy.yaml), marked in place; the
+    findings about suppressions themselves (SUP) belong to `check`, which sees them all."""
+    from fabriclint.suppress import apply
+
+    wanted = [s for s in fabric.policy.suppressions if s.rule.startswith("CTR")]
+    if not wanted:
+        return
+    try:
+        apply(findings, wanted, {}, None, dt.date.today())
+    except Exception as exc:  # report everything unsuppressed, incomplete
+        failures.append(Failure.of("suppression", exc))
+        for finding in findings:
+            finding.suppressed = None
+
+
 def _summaries(fabric: Fabric, before: Side, after: Side, run: CounterRun) -> list[DeviceSummary]:
     out = []
     for name, dev in fabric.inventory.devices.items():
@@ -215,12 +231,13 @@ def _report(
 ) -> Report:
     before, after = sides
     devices = _summaries(fabric, before, after, run)
-    counts = {sev: sum(1 for f in findings if f.severity == sev) for sev in SEVERITY_RANK}
+    active = [f for f in findings if f.suppressed is None]
+    counts = {sev: sum(1 for f in active if f.severity == sev) for sev in SEVERITY_RANK}
     summary = Summary(
         devices=len(devices),
         complete=all(d.status == "ok" for d in devices),
         findings={sev: counts[sev] for sev in ("error", "warning", "info")},
-        suppressed=0,
+        suppressed=len(findings) - len(active),
     )
     coverage = [
         Gap(rule=code, missing=missing, devices=sorted(names))
@@ -263,6 +280,7 @@ def run_counters(opts: CounterOptions) -> CheckResult:
         )
     failures: list[Failure] = []
     findings = _run_rules(ctx, fabric, selection, failures)
+    _suppress(findings, fabric, failures)
     report = with_failures(_report(fabric, (before, after), ctx, findings, run), failures)
     fail_on: Severity = opts.fail_on or fabric.policy.fail_on or "error"
     return CheckResult(

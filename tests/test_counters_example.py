@@ -186,3 +186,22 @@ def test_after_older_than_before_is_a_usage_error() -> None:
     assert code == 2 and "not newer than" in out
     code, out = invoke("counters", str(FABRIC), "bench-before", "nope")
     assert code == 2 and "nope" in out
+
+
+def test_policy_options_and_suppressions_apply(tmp_path: Path) -> None:
+    fabric = _copy_fabric(tmp_path)
+    policy = (fabric / "policy.yaml").read_text()
+    policy += (
+        "  CTR008: {tolerance_pct: 70}\n"
+        "suppressions:\n"
+        "  - {rule: CTR006, device: gpu03, object: '*', reason: 'known firmware issue, ticket 42'}\n"
+    )
+    (fabric / "policy.yaml").write_text(policy)
+    result = counters("bench-after", fabric)
+    rules = {f.rule for f in result.report.findings if f.suppressed is None}
+    assert "CTR008" not in rules  # 50,000 vs 20,000 is within 70 %
+    suppressed = [f for f in result.report.findings if f.suppressed]
+    assert [(f.rule, f.suppressed) for f in suppressed] == [
+        ("CTR006", "known firmware issue, ticket 42")
+    ]
+    assert result.report.summary.suppressed == 1 and int(result.exit_code) == 1
