@@ -117,7 +117,7 @@ class PauseOnLossyPriority(_CounterRule):
                 for prio, direction, d in _pauses(a, b):
                     if prio not in lossless and d.value > self.options.max_frames:
                         message = (
-                            f"{b.name} {direction} {d.value} PFC pause frames on priority {prio}, "
+                            f"{b.name} {direction} {d.value:,} PFC pause frames on priority {prio}, "
                             f"which its configuration does not make lossless (lossless: {sorted(lossless)})"
                         )
                         obj = f"interface {b.name} priority {prio}"
@@ -189,7 +189,7 @@ class PfcStorm(_CounterRule):
         ):
             d = delta(label, getattr(a, key), getattr(b, key))
             if d is not None and d.value > 0:
-                yield "self", [d], f"the NIC's pause storm guard fired {d.value} time(s)"
+                yield "self", [d], f"the NIC's pause storm guard fired {d.value:,} time(s)"
         for queue, qc in sorted(b.queues.items()):
             before = a.queues.get(queue)
             d = delta(
@@ -198,7 +198,7 @@ class PfcStorm(_CounterRule):
                 qc.storm_detected,
             )
             if d is not None and d.value > 0:
-                what = f"the PFC watchdog detected {d.value} storm(s) on queue {queue}"
+                what = f"the PFC watchdog detected {d.value:,} storm(s) on queue {queue}"
                 yield "peer", [d], what
         yield from self._durations(run, a, b)
 
@@ -259,7 +259,7 @@ class LosslessDrops(_CounterRule):
                 for where, deltas in self._drops(a, b, prios, queues or set()):
                     total = sum(d.value for d in deltas)
                     if total > self.options.max_drops:
-                        message = f"{b.name} dropped {total} packet(s) on lossless {where}"
+                        message = f"{b.name} dropped {total:,} packet(s) on lossless {where}"
                         path = f"counters.{b.name}.drops.{where}"
                         yield self.report(
                             run, new.name, f"interface {b.name} {where}", path, message, deltas
@@ -352,7 +352,7 @@ class PausesWithoutEcn(_CounterRule):
             if sum(d.value for d in marks) == 0:
                 top = max(pauses, key=lambda d: d.value)
                 message = (
-                    f"{new.name} counted {total} PFC pause frames on RoCE priority {roce.priority} "
+                    f"{new.name} counted {total:,} PFC pause frames on RoCE priority {roce.priority} "
                     f"and its RoCE queue marked no packet with ECN on any port"
                 )
                 path = f"counters.priorities.{roce.priority}.ecn"
@@ -424,7 +424,7 @@ class EcnWithoutCnp(_CounterRule):
                 cnp = sent.get(key)
                 if marked.value < self.options.min_marks or cnp is None or cnp.value > 0:
                     continue
-                message = f"{_hca_name(new, key)} received {marked.value} ECN-marked RoCE packets and sent no CNP"
+                message = f"{_hca_name(new, key)} received {marked.value:,} ECN-marked RoCE packets and sent no CNP"
                 yield self.report(
                     run,
                     new.name,
@@ -465,7 +465,7 @@ class CnpIgnored(_CounterRule):
         for run, old, new in _pairs(ctx):
             for key, d in _rdma(old, new, "rp_cnp_ignored"):
                 if d.value > self.options.max_ignored:
-                    message = f"{_hca_name(new, key)} ignored {d.value} CNP(s)"
+                    message = f"{_hca_name(new, key)} ignored {d.value:,} CNP(s)"
                     yield self.report(
                         run,
                         new.name,
@@ -516,7 +516,7 @@ class TransportLoss(_CounterRule):
                     if d.value > self.options.max_increase:
                         found.setdefault(key, []).append(d)
             for key, deltas in sorted(found.items()):
-                what = ", ".join(f"{d.label} +{d.value}" for d in deltas)
+                what = ", ".join(f"{d.label} +{d.value:,}" for d in deltas)
                 message = f"{_hca_name(new, key)} lost packets on a lossless path: {what}"
                 yield self.report(
                     run,
@@ -580,8 +580,8 @@ class LinkPauseMismatch(_CounterRule):
                 continue
             where = "all priorities" if prio is None else f"priority {prio}"
             message = (
-                f"{sender[0]}:{sender[1]} sent {tx.value} PFC frames on {where} but "
-                f"{receiver[0]}:{receiver[1]} received {rx.value} "
+                f"{sender[0]}:{sender[1]} sent {tx.value:,} PFC frames on {where} but "
+                f"{receiver[0]}:{receiver[1]} received {rx.value:,} "
                 f"(tolerance {self.options.tolerance_pct:g} %)"
             )
             obj = f"link {sender[0]}:{sender[1]} -> {receiver[0]}:{receiver[1]} {where}"
@@ -644,14 +644,14 @@ class CounterRegression(Rule[NoOptions]):
     def check(self, ctx: Context) -> Iterator[Finding]:
         run = _run(ctx)
         for reg in run.regressions if run else ():
-            after = f"{reg.after.value} at {reg.after.source}" if reg.after else "absent"
+            after = f"{reg.after.value:,} at {reg.after.source}" if reg.after else "absent"
             why = {
                 "backwards": "went backwards (cleared, driver reload or reboot?)",
                 "wrapped": "went backwards near the top of its 32 bits (wrapped, or cleared)",
                 "disappeared": "disappeared (PFC turned off on its priority, or the port went away?)",
             }[reg.kind]
             message = (
-                f"{reg.label} {why}: {reg.before.value} at {reg.before.source} -> {after}; "
+                f"{reg.label} {why}: {reg.before.value:,} at {reg.before.source} -> {after}; "
                 f"the interval of {reg.device} cannot be trusted"
             )
             source: Counter = reg.after or reg.before

@@ -38,10 +38,10 @@ class Delta:
         return self.after.value - self.before.value
 
     def lines(self) -> str:
-        """Both readings with their source lines, for a message."""
+        """Both readings with their source lines, for a message (thousands separated)."""
         return (
-            f"{self.label} {self.before.value} at {self.before.source} -> "
-            f"{self.after.value} at {self.after.source}"
+            f"{self.label} {self.before.value:,} at {self.before.source} -> "
+            f"{self.after.value:,} at {self.after.source}"
         )
 
     def evidence(self, interval_s: float) -> dict[str, object]:
