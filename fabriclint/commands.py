@@ -17,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from fabriclint import platforms
-from fabriclint.platforms.base import HCA, NETDEV, SUDO, CommandSpec, Platform
+from fabriclint.platforms.base import HCA, NETDEV, SUDO, CommandSpec, CounterPlan, Platform
 from fabriclint.platforms.mlnx_host import (
     ECN_SYSFS,
     ETHTOOL,
+    ETHTOOL_STATS,
+    HW_COUNTERS,
     IP_LINK,
     MLNX_QOS,
     ROCE_TOS,
@@ -29,9 +31,12 @@ from fabriclint.platforms.mlnx_host import (
 )
 
 __all__ = [
+    "COUNTER_COMMANDS",
     "ECN_SYSFS",
     "ETHTOOL",
+    "ETHTOOL_STATS",
     "HCA",
+    "HW_COUNTERS",
     "IP_LINK",
     "MLNX_QOS",
     "NETDEV",
@@ -44,9 +49,12 @@ __all__ = [
     "HcaPort",
     "Platform",
     "check_allowed",
+    "counter_allowed",
+    "counter_derive",
     "derive",
     "hca_ports",
     "is_allowed",
+    "is_counter_key",
     "key_to_command",
     "missing_required",
 ]
@@ -62,6 +70,34 @@ def _session_commands() -> dict[str, frozenset[str]]:
         known = out.setdefault(platform.device_type, platform.session)
         assert known == platform.session, f"{platform.name}: session commands of its type differ"
     return out
+
+
+# Counter commands (`fabriclint collect --counters`) live in each descriptor's `counters` plan.
+COUNTER_COMMANDS: dict[str, CounterPlan] = {
+    p.name: p.counters for p in platforms.ALL if p.counters is not None
+}
+"""Platform -> its counter commands (platforms not listed have none yet)."""
+
+
+def counter_allowed(platform: str, command: str) -> bool:
+    """True when `command` is one of the platform's counter commands (exact or by pattern)."""
+    plan = COUNTER_COMMANDS.get(platform)
+    if plan is None:
+        return False
+    return command in plan.exact or any(p.fullmatch(command) for p in plan.patterns)
+
+
+def is_counter_key(platform: str, key: str) -> bool:
+    """True when snapshot `key` holds a counter output (not configuration) of `platform`.
+    The HCA-to-netdev maps are both: counter collection reads them to name the ports."""
+    plan = COUNTER_COMMANDS.get(platform)
+    return plan is not None and key not in plan.maps and counter_allowed(platform, key)
+
+
+def counter_derive(platform: str, collected: dict[str, str]) -> list[CommandSpec]:
+    """Per-netdev and per-HCA-port counter commands from what the static ones returned."""
+    plan = COUNTER_COMMANDS.get(platform)
+    return plan.derive(collected) if plan is not None else []
 
 
 # What netmiko itself sends around fabriclint's commands, per device type: terminal setup on
@@ -82,7 +118,7 @@ def is_allowed(platform: str, command: str) -> bool:
         return False
     if spec.shell and command.startswith(SUDO):
         command = command.removeprefix(SUDO)
-    if command in spec.exact:
+    if command in spec.exact or counter_allowed(platform, command):
         return True
     return any(p.fullmatch(command) for p in spec.patterns)
 

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` and `fabriclint` importable
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import examples  # noqa: E402
+from benchmarks import examples, roce_pod_bench  # noqa: E402
 from benchmarks.examples import Fault, set_fields  # noqa: E402
 from benchmarks.fabricgen import Fabric, FabricSpec, build_fabric, snapshot_devices  # noqa: E402
 
@@ -189,10 +189,11 @@ def faults_markdown() -> str:
 
 
 def write(snapshots: Path) -> None:
-    """(Re)write both snapshots under `snapshots`."""
+    """(Re)write both snapshots under `snapshots`, and the counter snapshots (bench-*)."""
     examples.write_pair(
         snapshots, snapshot_devices(baseline()), snapshot_devices(broken()), faults_markdown()
     )
+    roce_pod_bench.write(snapshots)
 
 
 def main() -> int:

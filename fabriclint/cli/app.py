@@ -10,6 +10,7 @@ from fabriclint import __version__
 from fabriclint.cli import (
     check,
     collect,
+    counters,
     default_interrupts,
     diff,
     history,
@@ -33,6 +34,7 @@ app.command("check")(check.check)
 app.command("validate")(validate.validate)
 app.command("diff")(diff.diff)
 app.command("collect")(collect.collect)
+app.command("counters")(counters.counters)
 app.command("nightly")(nightly.nightly)
 app.command("history")(history.history)
 app.add_typer(lab.app, name="lab")

@@ -244,6 +244,9 @@ def collect(
         metavar="PATH",
     ),
     sudo: bool = typer.Option(False, "--sudo", help="Run Linux host commands with `sudo -n`."),
+    counters: bool = typer.Option(
+        False, "--counters", help="Only the counter commands (for `fabriclint counters`)."
+    ),
     facts: bool = typer.Option(
         True, "--facts/--no-facts", help="Read model/serial/OS (napalm, EOS)."
     ),
@@ -279,6 +282,7 @@ def _collect_command(fabric: Path, signals: Interrupts, args: dict[str, Any]) ->
             allow_legacy_ssh=args["allow_legacy_ssh"],
             overlay=args["overlay"],
             sudo=args["sudo"],
+            counters=args["counters"],
             facts=args["facts"],
         )
         started = time.monotonic()

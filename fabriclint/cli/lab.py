@@ -66,6 +66,13 @@ def serve(
     username: str = typer.Option(
         "fabriclint", "--username", help="Login name the lab accepts.", metavar="TEXT"
     ),
+    counters: str | None = typer.Option(
+        None,
+        "--counters",
+        help="Counter scenario: counters advance one interval per collection (healthy, "
+        "pause-storm, ecn-off, cnp-ignored, lossy-drops); the snapshot must hold counters.",
+        metavar="SCENARIO",
+    ),
     duration: float | None = typer.Option(
         None,
         "--duration",
@@ -92,6 +99,8 @@ def serve(
         raise fail([str(exc)]) from None
     for device in devices:
         device.fault = faults.get(device.name, device.fault)
+    if counters is not None:
+        _move_counters(fabric, devices, counters)
     lab = Lab(devices, username=username, password=os.environ.get(PASSWORD_ENV))
     _stop_on_sigterm()
     lab.start()
@@ -107,6 +116,26 @@ def serve(
     finally:
         lab.stop()
     typer.echo("lab: stopped", err=True)
+
+
+def _move_counters(fabric: Path, devices: list[Any], scenario: str) -> None:
+    """`--counters SCENARIO`: the devices' counters advance per collection (lab/counters.py)."""
+    from fabriclint.collectors.run import CollectUsageError, load_inventory
+    from fabriclint.lab.counters import ScenarioError, attach
+
+    try:
+        inventory = load_inventory(fabric)
+        cables = [link.ends() for link in inventory.links]
+        moved = attach(devices, cables, scenario)
+    except CollectUsageError as exc:
+        raise fail(exc.problems) from None
+    except ScenarioError as exc:
+        raise fail([str(exc)]) from None
+    if moved == 0:
+        raise fail(
+            [f"--counters {scenario}: no served device has counter outputs the lab can move"]
+        )
+    typer.echo(f"lab: counters of {moved} devices move per collection ({scenario})", err=True)
 
 
 def _announce(lab: Any, overlay_out: Path | None, generated: bool) -> None:

@@ -49,6 +49,8 @@ class Target:
     key_file: Path | None = None
     sudo: bool = False
     """Prefix shell commands with `sudo -n` (Linux-based platforms only)."""
+    counters: bool = False
+    """Collect only the platform's counter commands (`collect --counters`)."""
 
 
 @dataclass

@@ -15,7 +15,14 @@ from dataclasses import dataclass, field, replace
 from fabriclint.collectors.base import CollectError, Collector, DeviceResult, Target, Timeouts
 from fabriclint.collectors.credentials import Scrubber
 from fabriclint.collectors.facts import FACTS, FACTS_KEY
-from fabriclint.collectors.plan import Deadline, GuardedSession, PlanResult, run_plan, wire_command
+from fabriclint.collectors.plan import (
+    Deadline,
+    GuardedSession,
+    PlanResult,
+    run_plan,
+    static_commands,
+    wire_command,
+)
 from fabriclint.collectors.redact import redact
 from fabriclint.commands import PLATFORMS, CommandRefused, check_allowed
 
@@ -35,8 +42,8 @@ class Settings:
 
 def planned_commands(target: Target, settings: Settings) -> list[str]:
     """Every static command the device will be sent (derived ones are checked when made)."""
-    commands = [wire_command(target, spec) for spec in PLATFORMS[target.platform].commands]
-    if settings.facts and target.platform in FACTS:
+    commands = [wire_command(target, spec) for spec in static_commands(target)]
+    if settings.facts and target.platform in FACTS and not target.counters:
         commands += list(PLATFORMS[target.platform].facts)
     return commands
 
@@ -120,7 +127,7 @@ def _attempt(
     session = GuardedSession(collector.open(target, timeouts), target.platform)
     try:
         plan = run_plan(session, target, deadline)
-        if settings.facts and target.platform in FACTS:
+        if settings.facts and target.platform in FACTS and not target.counters:
             _add_facts(session, target, deadline, plan, result)
         return plan
     finally:

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 from fabriclint.collectors.base import CollectError, Session, Target
 from fabriclint.commands import (
+    COUNTER_COMMANDS,
     PLATFORMS,
     SUDO,
     CommandSpec,
+    counter_derive,
     derive,
     is_allowed,
     missing_required,
@@ -97,8 +99,33 @@ def wire_command(target: Target, spec: CommandSpec) -> str:
     return SUDO + spec.command if target.sudo and shell else spec.command
 
 
+def static_commands(target: Target) -> tuple[CommandSpec, ...]:
+    """The device's static commands: its configuration plan, or only its counter commands."""
+    if target.counters:
+        plan = COUNTER_COMMANDS.get(target.platform)
+        return plan.commands if plan else ()
+    return PLATFORMS[target.platform].commands
+
+
+def run_counter_plan(session: Session, target: Target, deadline: Deadline) -> PlanResult:
+    """Run the counter commands (`collect --counters`); raises CollectError."""
+    result = PlanResult()
+    for spec in static_commands(target):
+        _run_one(session, target, spec, deadline, result)
+    for spec in counter_derive(target.platform, result.outputs):
+        _run_one(session, target, spec, deadline, result)
+    plan = COUNTER_COMMANDS.get(target.platform)
+    maps = plan.maps if plan is not None else frozenset()
+    if not any(key not in maps for key in result.outputs):
+        tried = "; ".join(result.skipped) or "no counter command for this platform"
+        raise CollectError("command-failed", f"no counter output could be read ({tried})")
+    return result
+
+
 def run_plan(session: Session, target: Target, deadline: Deadline) -> PlanResult:
     """Run the static commands, then those derived from their outputs; raises CollectError."""
+    if target.counters:
+        return run_counter_plan(session, target, deadline)
     result = PlanResult()
     platform = PLATFORMS[target.platform]
     for spec in platform.commands:

@@ -66,6 +66,8 @@ class CollectOptions:
     allow_legacy_ssh: bool = False
     overlay: Path | None = None
     sudo: bool = False
+    counters: bool = False
+    """Collect only counter commands (`--counters`), for `fabriclint counters`."""
     facts: bool = True
     prompt: Prompt | None = None
     env: Mapping[str, str] | None = None
@@ -193,6 +195,7 @@ def _targets(devices: dict[str, Device], options: CollectOptions) -> tuple[list[
             password=logins[name].password,
             key_file=logins[name].key_file,
             sudo=options.sudo,
+            counters=options.counters,
         )
         for name, device in devices.items()
     ]
@@ -310,6 +313,7 @@ def _record(
         "ssh_config": str(policy.ssh_config) if policy.ssh_config else None,
         "allow_legacy_ssh": policy.allow_legacy,
         "sudo": options.sudo,
+        "counters": options.counters,
         "limit": options.limit,
         "workers": options.workers or default_workers(),
         "timeouts": vars(settings.timeouts),

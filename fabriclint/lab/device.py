@@ -15,6 +15,7 @@ from pathlib import Path
 
 from fabriclint.commands import PLATFORMS, SESSION_COMMANDS, SUDO, Platform, key_to_command
 from fabriclint.confine import read_inside
+from fabriclint.lab.counters import MovingCounters
 from fabriclint.lab.faults import Fault
 from fabriclint.snapshot import SnapshotError, read_manifest, safe_manifest
 
@@ -43,6 +44,8 @@ class LabDevice:
     outputs: dict[str, str]
     """Command line (as fabriclint sends it) -> the text to answer."""
     fault: Fault = field(default_factory=Fault)
+    counters: MovingCounters | None = None
+    """Counters that advance per collection (`lab serve --counters SCENARIO`), if any."""
 
     @property
     def device_type(self) -> str:
@@ -69,6 +72,8 @@ class LabDevice:
         if self.is_session_command(line):
             return ""
         command = line.removeprefix(SUDO) if self.device_type == "linux" else line
+        if self.counters is not None and command in self.counters.current:
+            return self.counters.current[command]
         if command in self.outputs:
             return self.outputs[command]
         return self.error(command)

@@ -27,6 +27,8 @@ async def serve_session(
     prompt = device.prompt(str(process.get_extra_info("username") or lab.username))
     received = lab.stats[device.name].received
     failed: list[str] = []
+    if device.counters is not None:  # one session is one collection: the counters move on
+        device.counters.next_collection()
     try:
         process.stdout.write(prompt)
         while (line := await _read_line(process)) is not None:

@@ -73,7 +73,8 @@ class DeviceSummary(BaseModel):
     """ok; a collection status (unreachable, auth-failed, timeout, command-failed); missing,
     missing-file, checksum-mismatch, platform-mismatch, unsupported (no parser), unparseable;
     internal-error (fabriclint failed on it: INTERNAL001); or not-checked (a host in a --configs
-    check)."""
+    check). `fabriclint counters` adds missing-counters (a side has no counter output) and
+    untrusted-interval (a counter went backwards or disappeared: CTR009)."""
     error: str | None = None
     """Why the device is not ok, in one line."""
 

@@ -58,6 +58,28 @@ def _nothing_missing(_collected: dict[str, str]) -> str | None:
 
 
 @dataclass(frozen=True)
+class CounterPlan:
+    """What `fabriclint collect --counters` sends to one platform (and nothing else): read-only
+    counter outputs for `fabriclint counters` (docs/counters.md)."""
+
+    parser: str
+    """Module path of the counter parser (`parse(raw) -> DeviceCounters`), imported on use."""
+    commands: tuple[CommandSpec, ...]
+    """Static counter commands, in order."""
+    patterns: tuple[re.Pattern[str], ...] = ()
+    """Allowlisted per-netdev / per-HCA-port counter commands."""
+    derive: Derive = _no_derived
+    """Counter commands that depend on what the static ones returned (hosts: per HCA port)."""
+    maps: frozenset[str] = frozenset()
+    """Outputs read only to name the ports (HCA -> netdev maps): collected, but not counters."""
+
+    @property
+    def exact(self) -> frozenset[str]:
+        """Allowlisted counter commands, exact strings."""
+        return frozenset(spec.command for spec in self.commands)
+
+
+@dataclass(frozen=True)
 class Platform:
     """One platform's descriptor. Field names shared with the collectors' view (`device_type`,
     `commands`, `exact`, `patterns`, `required_any`, `shell`) keep their meaning there."""
@@ -96,6 +118,8 @@ class Platform:
     missing_required: Missing = _nothing_missing
     config_form: ConfigForm | None = None
     """Which config key a rendered text is, when the platform has several forms (Cumulus)."""
+    counters: CounterPlan | None = None
+    """The counter commands (`collect --counters`); None: counters not supported yet."""
 
     def rendered_key(self, text: str) -> str | None:
         """The snapshot key a rendered configuration stands for; None: the platform has none."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fabriclint.platforms.base import CLI_SESSION, Platform, exact, specs
+from fabriclint.platforms.base import CLI_SESSION, CommandSpec, CounterPlan, Platform, exact, specs
 
 RUNNING_CONFIG = "show running-config"
 INTERFACES = "show interfaces"
@@ -11,6 +11,21 @@ FACTS = ("show version | json", "show hostname | json")
 """What napalm's EOS driver sends over SSH for get_facts (collectors/facts.py)."""
 
 _COMMANDS = specs(RUNNING_CONFIG, INTERFACES)
+
+COUNTERS = CounterPlan(
+    "fabriclint.parsers.counters.eos",
+    specs(
+        "show priority-flow-control counters detail | json",
+        CommandSpec(
+            key="show priority-flow-control counters | json",
+            optional=True,
+            only_if_missing="show priority-flow-control counters detail | json",
+        ),
+        CommandSpec(key="show qos interfaces ecn counters queue | json", optional=True),
+    ),
+)
+"""Counter commands (`collect --counters`, docs/counters.md)."""
+
 
 PLATFORM = Platform(
     name="eos",
@@ -23,4 +38,5 @@ PLATFORM = Platform(
     config_keys=(RUNNING_CONFIG,),
     napalm="eos",
     facts=FACTS,
+    counters=COUNTERS,
 )

@@ -15,6 +15,7 @@ from fabriclint.platforms.base import (
     LINUX_SESSION,
     NETDEV,
     CommandSpec,
+    CounterPlan,
     Platform,
     exact,
     pattern,
@@ -108,6 +109,39 @@ def derive(collected: dict[str, str]) -> list[CommandSpec]:
     return out
 
 
+ETHTOOL_STATS = "ethtool -S {netdev}"
+HW_COUNTERS = "grep -rH . /sys/class/infiniband/{hca}/ports/{port}/hw_counters"
+PORT_COUNTERS = "grep -rH . /sys/class/infiniband/{hca}/ports/{port}/counters"
+
+
+def counter_derive(collected: dict[str, str]) -> list[CommandSpec]:
+    """Per-netdev and per-HCA-port counter commands from the HCA map."""
+    ports = hca_ports(collected)
+    out = [
+        CommandSpec(key=ETHTOOL_STATS.format(netdev=n))
+        for n in dict.fromkeys(p.netdev for p in ports if p.netdev and not _is_ipoib(p.netdev))
+    ]
+    for port in ports:
+        for template in (HW_COUNTERS, PORT_COUNTERS):
+            out.append(
+                CommandSpec(key=template.format(hca=port.hca, port=port.port), optional=True)
+            )
+    return out
+
+
+COUNTERS = CounterPlan(
+    "fabriclint.parsers.counters.mlnx_host",
+    specs(
+        CommandSpec(key=IBDEV2NETDEV, optional=True),
+        CommandSpec(key=RDMA_LINK, optional=True, only_if_missing=IBDEV2NETDEV),
+    ),
+    tuple(pattern(t) for t in (ETHTOOL_STATS, HW_COUNTERS, PORT_COUNTERS)),
+    derive=counter_derive,
+    maps=frozenset((IBDEV2NETDEV, RDMA_LINK)),
+)
+"""Counter commands (`collect --counters`, docs/counters.md): the HCA map names the ports."""
+
+
 PLATFORM = Platform(
     name="mlnx-host",
     kind="host",
@@ -123,4 +157,5 @@ PLATFORM = Platform(
     shell=True,
     derive=derive,
     missing_required=missing_required,
+    counters=COUNTERS,
 )

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from fabriclint.platforms.base import CLI_SESSION, Platform, exact, specs
+from fabriclint.platforms.base import CLI_SESSION, CounterPlan, Platform, exact, specs
 
 RUNNING_CONFIG = "show running-config"
 INTERFACE = "show interface"
 
 _COMMANDS = specs(RUNNING_CONFIG, INTERFACE)
+
+COUNTERS = CounterPlan(
+    "fabriclint.parsers.counters.nxos", specs("show interface priority-flow-control")
+)
+"""Counter commands (`collect --counters`, docs/counters.md)."""
+
 
 PLATFORM = Platform(
     name="nxos",
@@ -21,4 +27,5 @@ PLATFORM = Platform(
     napalm="nxos_ssh",
     # network-qos class `mtu` (Cisco Nexus 9000 Quality of Service Configuration Guide, "MTU")
     class_mtu=True,
+    counters=COUNTERS,
 )

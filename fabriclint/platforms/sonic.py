@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from fabriclint.platforms.base import LINUX_SESSION, CommandSpec, Platform, exact, specs
+from fabriclint.platforms.base import (
+    LINUX_SESSION,
+    CommandSpec,
+    CounterPlan,
+    Platform,
+    exact,
+    specs,
+)
 
 CONFIG_DB = "config_db.json"
 
@@ -18,6 +25,19 @@ _COMMANDS = specs(
     ),
 )
 
+COUNTERS = CounterPlan(
+    "fabriclint.parsers.counters.sonic",
+    specs(
+        CommandSpec(key="pfcstat", optional=True),
+        CommandSpec(key="show pfc counters", optional=True, only_if_missing="pfcstat"),
+        "show queue counters",
+        CommandSpec(key="show queue wredcounters", optional=True),
+        CommandSpec(key="show pfcwd stats", optional=True),
+    ),
+)
+"""Counter commands (`collect --counters`, docs/counters.md)."""
+
+
 PLATFORM = Platform(
     name="sonic",
     kind="switch",
@@ -29,4 +49,5 @@ PLATFORM = Platform(
     config_keys=(CONFIG_DB,),
     required_any=(CONFIG_DB,),
     shell=True,
+    counters=COUNTERS,
 )

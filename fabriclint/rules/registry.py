@@ -13,6 +13,7 @@ from typing import Any
 
 from fabriclint.registry import Registry
 from fabriclint.rules import (
+    ctr,
     drift,
     ecn,
     fab,
@@ -41,6 +42,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *ib_qos.RULES,
     *ib_sm.RULES,
     *ib_hca.RULES,
+    *ctr.RULES,
     *meta.INPUT_RULES,
     *drift.RULES,
     *meta.INVENTORY_RULES,
