@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:  # run as a script: make `fabriclint` importable
 
 from benchmarks import examples  # noqa: E402
 from benchmarks.examples import Fault  # noqa: E402
-from fabriclint.parsers.opensm_keys import KEYS  # noqa: E402
+from fabriclint.parsers.opensm.keys import KEYS  # noqa: E402
 
 FABRIC_DIR = ROOT / "inventories" / "ib-cluster"
 HOSTS = [f"gpu{i:02d}" for i in range(1, 9)]

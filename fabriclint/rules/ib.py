@@ -14,7 +14,7 @@ from typing import Any
 from fabriclint.models.finding import Finding
 from fabriclint.models.ib import SM_STATES, OptionValue, SmInfo
 from fabriclint.models.state import DeviceState
-from fabriclint.parsers.opensm_keys import QOS_TABLE_KEYS
+from fabriclint.parsers.opensm.keys import QOS_TABLE_KEYS
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.fab import hosts
 from fabriclint.rules.ib_fleet import (

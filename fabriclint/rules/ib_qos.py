@@ -8,7 +8,7 @@ from fabriclint.models.common import Source
 from fabriclint.models.finding import Finding
 from fabriclint.models.ib import QosPolicy, QosTables, SmConfig, VlArbEntry
 from fabriclint.models.state import DeviceState
-from fabriclint.parsers.opensm_keys import DATA_VLS_BY_OP_VLS, QOS_TABLE_KEYS
+from fabriclint.parsers.opensm.keys import DATA_VLS_BY_OP_VLS, QOS_TABLE_KEYS
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.ib_fleet import conf, conf_object, infiniband, sm_nodes
 from fabriclint.rules.scope import names

@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 from fabriclint.models.finding import Finding
 from fabriclint.models.ib import QosTables, SmConfig
 from fabriclint.models.state import DeviceState
-from fabriclint.parsers.opensm_keys import KEYS
+from fabriclint.parsers.opensm.keys import KEYS
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.ib_fleet import active_sms, conf, conf_object, infiniband, master, sm_nodes
 from fabriclint.rules.scope import StrictOptions

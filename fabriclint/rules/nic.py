@@ -19,7 +19,7 @@ from fabriclint.models.finding import Finding
 from fabriclint.models.intent import CnpClass, RoceClass
 from fabriclint.models.resolve import lossless_priorities
 from fabriclint.models.state import DeviceState, QosConfig, RdmaPort, Trust
-from fabriclint.parsers.mlnx_models import family
+from fabriclint.parsers.mlnx_host.nic_models import family
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.fab import Issue, Setting, gather, host_nics, hosts, report
 from fabriclint.rules.ib_fleet import below_intended_rate, is_ib, uncabled_ib_ports
@@ -413,7 +413,7 @@ class NicFirmwareSkew(Rule["NicFirmwareSkew.Options"]):
         components: which of firmware, driver to compare (default firmware only: the driver
             version is not in every host's inputs, and a host without it would be skipped).
 
-    The model is the card family (parsers/mlnx_models.py): ibstat's `CA type: MT4129` and
+    The model is the card family (parsers/mlnx_host/nic_models.py): ibstat's `CA type: MT4129` and
     ibv_devinfo's `vendor_part_id: 4129` are one ConnectX-7, and a ConnectX-6 Dx (firmware
     22.x) is never compared with a ConnectX-7 (28.x).
 
@@ -464,7 +464,7 @@ class NicFirmwareSkew(Rule["NicFirmwareSkew.Options"]):
 def _model(nic: RdmaPort) -> str | None:
     """The NIC's family for comparisons: one identity whichever tool named it (ibstat's MT4129,
     ibv_devinfo's part id) and never one for two families (firmware 22.x vs 28.x); the one
-    table is parsers/mlnx_models.py."""
+    table is parsers/mlnx_host/nic_models.py."""
     return family(nic.model, nic.firmware)
 
 

@@ -14,11 +14,11 @@ from fabriclint.models.common import Source
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState
 from fabriclint.parsers import cumulus, eos, junos, mlnx_host, opensm, sonic
-from fabriclint.parsers.common import to_int
-from fabriclint.parsers.cumulus_text import to_int as cumulus_to_int
-from fabriclint.parsers.junos_values import to_int as junos_to_int
-from fabriclint.parsers.mlnx_common import leading_int
-from fabriclint.parsers.sonic_tables import as_int
+from fabriclint.parsers.cumulus.tokens import to_int as cumulus_to_int
+from fabriclint.parsers.junos.values import to_int as junos_to_int
+from fabriclint.parsers.kit.common import to_int
+from fabriclint.parsers.kit.lines import leading_int
+from fabriclint.parsers.sonic.tables import as_int
 
 NVUE = "nv config show -o yaml"
 SHOW = "nv show qos roce -o json"

@@ -7,7 +7,7 @@ import pytest
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState
 from fabriclint.parsers.mlnx_host import parse
-from fabriclint.parsers.mlnx_models import family
+from fabriclint.parsers.mlnx_host.nic_models import family
 from tests.rules.harness import Case, run_case
 
 IP_LINK = (

@@ -7,11 +7,11 @@ import pytest
 
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState
-from fabriclint.parsers.mlnx_common import Text
+from fabriclint.parsers.kit.lines import Text
 from fabriclint.parsers.opensm import input_role, parse
-from fabriclint.parsers.opensm_keys import KEYS
-from fabriclint.parsers.opensm_partitions import parse_partitions
-from fabriclint.parsers.opensm_values import read_bool, read_net64, read_number, strtoul
+from fabriclint.parsers.opensm.keys import KEYS
+from fabriclint.parsers.opensm.partitions import parse_partitions
+from fabriclint.parsers.opensm.values import read_bool, read_net64, read_number, strtoul
 
 
 def sm(**files: str) -> DeviceState:

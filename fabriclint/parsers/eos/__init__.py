@@ -1,0 +1,138 @@
+"""Arista EOS parser: `show running-config` (+ `show interfaces`) to a DeviceState.
+
+One pass over the lines; blocks are tracked by indentation (EOS indents 3 spaces per level).
+Semantics and defaults assumed are documented in docs/platforms/eos.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import partial
+
+from fabriclint.models.common import Source
+from fabriclint.models.raw import RawDevice
+from fabriclint.models.state import DeviceState, InputProblem
+from fabriclint.parsers.eos.assemble import build_state
+from fabriclint.parsers.eos.draft import Draft
+from fabriclint.parsers.eos.nested import Sub, report_qos_words
+from fabriclint.parsers.eos.show import parse_show_interfaces
+from fabriclint.parsers.eos.toplevel import Block, top_line
+from fabriclint.parsers.kit.internal import internal_error
+
+# An EOS running-config (or a fragment of one) has at least one top-level line starting with one of
+# these words; random text, a README or another vendor's JSON/YAML has none.
+_EOS_MARK = re.compile(
+    r"^(?:! device: |(?:interface|hostname|end|qos|priority-flow-control|class-map|policy-map|"
+    r"router|vlan|ip|ipv6|username|management|spanning-tree|service|no|aaa|logging|ntp|"
+    r"snmp-server|transceiver|daemon|mlag|dns|platform|hardware|lldp|vrf|route-map|"
+    r"queue-monitor|errdisable|load-interval|sflow|system|clock|banner|boot)\b)",
+    re.M,
+)
+RUNNING_CONFIG = "show running-config"
+SHOW_INTERFACES = "show interfaces"
+
+
+def parse(raw: RawDevice) -> DeviceState:
+    """Parse an EOS device's outputs. Pure; never raises on bad input (problems are reported)."""
+    try:
+        return _parse(raw)
+    except Exception as exc:  # the contract is "never raise": report instead
+        state = DeviceState(name=raw.name, platform="eos")
+        state.problems.append(internal_error("EOS parser failed on this input", exc, raw))
+        return state
+
+
+def _parse(raw: RawDevice) -> DeviceState:
+    config = raw.outputs.get(RUNNING_CONFIG)
+    show = raw.outputs.get(SHOW_INTERFACES)
+    draft = Draft(file=config.file if config else show.file if show else RUNNING_CONFIG)
+    problem = _config_problem(raw)
+    if problem is None and config is not None:
+        walk(draft, config.text)
+    shown = parse_show_interfaces(show.text, show.file) if show is not None else {}
+    state = build_state(raw.name, draft, shown, with_config=problem is None)
+    for found in (problem, _show_problem(raw, shown)):
+        if found is not None:
+            state.problems.append(found)
+    state.inputs = [cmd for cmd in (RUNNING_CONFIG, SHOW_INTERFACES) if cmd in raw.outputs]
+    return state
+
+
+def _config_problem(raw: RawDevice) -> InputProblem | None:
+    config = raw.outputs.get(RUNNING_CONFIG)
+    if config is None:
+        message = f"no '{RUNNING_CONFIG}' output: the EOS configuration could not be read"
+        return InputProblem(kind="unparseable", message=message)
+    if not config.text.strip():
+        message = f"'{RUNNING_CONFIG}' output is empty"
+        return InputProblem(kind="unparseable", message=message, source=Source(file=config.file))
+    if _EOS_MARK.search(config.text) is None:
+        message = (
+            f"'{RUNNING_CONFIG}' does not look like an EOS configuration "
+            "(no top-level EOS command such as 'interface', 'hostname', 'qos' or 'end')"
+        )
+        return InputProblem(
+            kind="unparseable", message=message, source=Source(file=config.file, line=1)
+        )
+    return None
+
+
+def _show_problem(raw: RawDevice, shown: Mapping[str, object]) -> InputProblem | None:
+    show = raw.outputs.get(SHOW_INTERFACES)
+    if show is None or shown or not show.text.strip():
+        return None
+    message = (
+        f"'{SHOW_INTERFACES}' has no 'EthernetN is up, line protocol is up' line: not EOS output"
+    )
+    return InputProblem(kind="unparseable", message=message, source=Source(file=show.file, line=1))
+
+
+def walk(draft: Draft, text: str) -> None:
+    """Feed every line of a running-config to the handler of the block it belongs to."""
+    block: Block | None = None
+    sub: Sub | None = None
+    sub_indent = 0
+    until_eof = False
+    for number, line in enumerate(text.splitlines(), 1):
+        body = line.lstrip()
+        if not body:
+            continue
+        words = body.split()
+        if until_eof:
+            until_eof = words[0] != "EOF"
+            continue
+        if body[0] == "!":
+            _comment(draft, words, number)
+            continue
+        body = body.rstrip()
+        indent = len(line) - len(line.lstrip())
+        if indent == 0:
+            block, sub = top_line(draft, body, words, number), None
+            until_eof = words[0] == "banner"
+        elif block is None:
+            continue
+        elif sub is not None and indent > sub_indent:
+            sub(body, words, number)
+        elif words == ["comment"]:
+            until_eof = True
+        else:
+            sub = block(body, words, number) or partial(_unmodeled, draft)
+            sub_indent = indent
+
+
+def _unmodeled(draft: Draft, text: str, words: list[str], line: int) -> None:
+    report_qos_words(draft, "QoS statement inside an unmodeled block", text, words, line)
+
+
+def _comment(draft: Draft, words: list[str], line: int) -> None:
+    """`! device: NAME (MODEL, EOS-VERSION)` header comment; other comments are ignored."""
+    if len(words) < 3 or words[:2] != ["!", "device:"]:
+        return
+    draft.facts["device"] = words[2]
+    inside = " ".join(words[3:]).strip("()")
+    model, sep, version = inside.rpartition(", EOS-")
+    if sep:
+        draft.facts["model"] = model
+        draft.os_version = version
+        draft.version_source = draft.at(line)

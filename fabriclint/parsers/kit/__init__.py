@@ -1,0 +1,1 @@
+"""Pieces every parser family shares (see the vocabulary in docs/architecture.md)."""
