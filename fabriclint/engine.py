@@ -124,19 +124,11 @@ def find_snapshot(fabric: Fabric, opts: CheckOptions) -> Snapshot:
     return load_snapshot(newest, base=Path.cwd())
 
 
-def _parse_one(name: str, raw: Any, platform: str) -> tuple[DeviceState | None, str | None]:
+def _parse_one(raw: Any, platform: str) -> tuple[DeviceState | None, str | None]:
     parser = get_parser(platform)
     if parser is None:
         return None, f"no parser for platform '{platform}' yet"  # unsupported
-    try:
-        return parser(raw), None
-    except Exception as exc:  # a parser bug must make the device incomplete, never crash the run
-        state = DeviceState(name=name, platform=platform)
-        first = next(iter(raw.outputs.values()), None)
-        source = Source(file=first.file) if first else None
-        message = f"parser failed: {type(exc).__name__}: {exc}"
-        state.problems.append(InputProblem(kind="unparseable", message=message, source=source))
-        return state, None
+    return parser(raw), None  # a parser never raises (parsers/kit/internal.never_raises)
 
 
 def _annotate(
@@ -324,7 +316,7 @@ def _load_one(
         why = f"the snapshot says platform '{loaded.raw.platform}', the inventory '{platform}'"
         _missing(ctx, name, "platform-mismatch", why)
         return None
-    state, reason = _parse_one(name, loaded.raw, platform)
+    state, reason = _parse_one(loaded.raw, platform)
     if state is None:
         _missing(ctx, name, "unsupported", reason or "not parsed")
         return None

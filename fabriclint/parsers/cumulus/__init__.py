@@ -20,7 +20,7 @@ from fabriclint.parsers.cumulus.legacy import read_legacy
 from fabriclint.parsers.cumulus.nclu import read_nclu
 from fabriclint.parsers.cumulus.nvue import read_nvue
 from fabriclint.parsers.cumulus.show import read_roce_show
-from fabriclint.parsers.kit.internal import internal_error
+from fabriclint.parsers.kit.internal import never_raises
 
 Reader = Callable[[Draft, str, str], None]
 
@@ -44,17 +44,9 @@ READERS: tuple[tuple[tuple[str, ...], Reader], ...] = (
 ALL_KEYS = tuple(key for keys, _ in READERS for key in keys)
 
 
+@never_raises("cumulus", "Cumulus")
 def parse(raw: RawDevice) -> DeviceState:
     """Parse a Cumulus switch's outputs. Pure; never raises on bad input (problems are reported)."""
-    try:
-        return _parse(raw)
-    except Exception as exc:  # the contract is "never raise": report instead
-        state = DeviceState(name=raw.name, platform="cumulus")
-        state.problems.append(internal_error("Cumulus parser failed on this input", exc, raw))
-        return state
-
-
-def _parse(raw: RawDevice) -> DeviceState:
     draft = Draft()
     present = [key for key in ALL_KEYS if key in raw.outputs]
     for keys, reader in READERS:

@@ -4,11 +4,12 @@ roce`) contributes, before it becomes a DeviceState."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 from fabriclint.models.common import Source
-from fabriclint.models.state import Definition, InputProblem, Reference, Unparsed
+from fabriclint.models.state import InputProblem
 from fabriclint.parsers.cumulus.layers import At, Parts
+from fabriclint.parsers.kit.draft import BaseDraft
 
 # Kinds of the named profiles (NVUE profiles, traffic.conf port groups). QOS006 checks kinds
 # containing "profile"; the ones below the line only feed definitions/references.
@@ -43,11 +44,11 @@ class PortDraft:
 
 
 @dataclass
-class Draft:
-    """Everything collected from the inputs of one device."""
+class Draft(BaseDraft):
+    """Everything collected from the inputs of one device (`file`: the first input file, the
+    source of defaults no input line implies). Places are Sources: the inputs are several files."""
 
-    file: str = ""
-    """The first input file (the source of defaults no input line implies)."""
+    STRIP: ClassVar[bool] = True
     defaults: list[Parts] = field(default_factory=list)
     """Platform and RoCE defaults, lowest first (per-port profiles stack on these)."""
     config: list[Parts] = field(default_factory=list)
@@ -66,9 +67,6 @@ class Draft:
     robustness: At[int] | None = None
     facts: dict[str, str] = field(default_factory=dict)
     os_version: At[str] | None = None
-    definitions: list[Definition] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
-    unparsed: list[Unparsed] = field(default_factory=list)
     problems: list[InputProblem] = field(default_factory=list)
 
     def port(self, name: str, src: Source) -> PortDraft:
@@ -77,18 +75,6 @@ class Draft:
         if found is None:
             found = self.ports[name] = PortDraft(name, src)
         return found
-
-    def define(self, kind: str, name: str, src: Source) -> None:
-        """Record that profile `name` of `kind` is defined at `src`."""
-        self.definitions.append(Definition(kind=kind, name=name, source=src))
-
-    def refer(self, kind: str, name: str, by: str, src: Source) -> None:
-        """Record that `by` uses profile `name` of `kind` at `src`."""
-        self.references.append(Reference(kind=kind, name=name, by=by, source=src))
-
-    def skip(self, text: str, reason: str, src: Source) -> None:
-        """Report a QoS-relevant line or key that is not modeled (PARSE001)."""
-        self.unparsed.append(Unparsed(text=text.strip(), reason=reason, source=src))
 
     def problem(
         self, kind: Literal["duplicate-key", "unparseable"], message: str, src: Source

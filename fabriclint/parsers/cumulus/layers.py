@@ -24,6 +24,8 @@ from fabriclint.models.state import (
     SchedulerMode,
     Trust,
 )
+from fabriclint.parsers.kit.merge import Merge, last, update, update_unless
+from fabriclint.parsers.kit.merge import stack as kit_stack
 
 T = TypeVar("T")
 At = tuple[T, Source]
@@ -70,27 +72,23 @@ def assign(table: dict[int, list[At[int]]], keys: list[int], value: int, src: So
         table.setdefault(key, []).append((value, src))
 
 
+# Maps and buffers by key; a profile's or the operational state's ECN/scheduler set replaces the
+# lower levels' (`*_replaces`), the platform's and the RoCE defaults' add to them.
+_HOW: dict[str, Merge] = {
+    "trust": last,
+    "dscp": update,
+    "pcp": update,
+    "sp_tc": update,
+    "buffers": update,
+    "pfc": last,
+    "ecn": update_unless("ecn_replaces"),
+    "sched": update_unless("sched_replaces"),
+}
+
+
 def stack(layers: list[Parts]) -> Parts:
     """One Parts with `layers` applied in order (later layers override earlier ones)."""
-    out = Parts()
-    for layer in layers:
-        if layer.trust is not None:
-            out.trust = layer.trust
-        out.dscp.update(layer.dscp)
-        out.pcp.update(layer.pcp)
-        out.sp_tc.update(layer.sp_tc)
-        out.buffers.update(layer.buffers)
-        if layer.pfc is not None:
-            out.pfc = layer.pfc
-        if layer.ecn is not None:
-            out.ecn = dict(layer.ecn) if layer.ecn_replaces or out.ecn is None else out.ecn
-            out.ecn.update(layer.ecn)
-        if layer.sched is not None:
-            out.sched = (
-                dict(layer.sched) if layer.sched_replaces or out.sched is None else out.sched
-            )
-            out.sched.update(layer.sched)
-    return out
+    return kit_stack(layers, Parts, _HOW)
 
 
 def to_qos(parts: Parts) -> QosConfig:

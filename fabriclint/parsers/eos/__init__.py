@@ -18,7 +18,7 @@ from fabriclint.parsers.eos.draft import Draft
 from fabriclint.parsers.eos.nested import Sub, report_qos_words
 from fabriclint.parsers.eos.show import parse_show_interfaces
 from fabriclint.parsers.eos.toplevel import Block, top_line
-from fabriclint.parsers.kit.internal import internal_error
+from fabriclint.parsers.kit.internal import never_raises
 
 # An EOS running-config (or a fragment of one) has at least one top-level line starting with one of
 # these words; random text, a README or another vendor's JSON/YAML has none.
@@ -33,17 +33,9 @@ RUNNING_CONFIG = "show running-config"
 SHOW_INTERFACES = "show interfaces"
 
 
+@never_raises("eos", "EOS")
 def parse(raw: RawDevice) -> DeviceState:
     """Parse an EOS device's outputs. Pure; never raises on bad input (problems are reported)."""
-    try:
-        return _parse(raw)
-    except Exception as exc:  # the contract is "never raise": report instead
-        state = DeviceState(name=raw.name, platform="eos")
-        state.problems.append(internal_error("EOS parser failed on this input", exc, raw))
-        return state
-
-
-def _parse(raw: RawDevice) -> DeviceState:
     config = raw.outputs.get(RUNNING_CONFIG)
     show = raw.outputs.get(SHOW_INTERFACES)
     draft = Draft(file=config.file if config else show.file if show else RUNNING_CONFIG)

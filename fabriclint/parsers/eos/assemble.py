@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from fabriclint.models.common import Source
 from fabriclint.models.state import DeviceState, Interface, QosConfig, Trust, Unparsed
-from fabriclint.parsers.eos.draft import At, Draft, Lined, Scope
+from fabriclint.parsers.eos.draft import At, Draft, Layer, Lined
 from fabriclint.parsers.eos.qos import device_qos, merge, port_qos
 from fabriclint.parsers.eos.show import ShownInterface
 from fabriclint.parsers.eos.tokens import is_time_unit
 
-# Scope fields that make an interface's QoS its own rather than purely inherited.
+# Layer fields that make an interface's QoS its own rather than purely inherited.
 OWN_QOS_FIELDS = ("trust", "pfc_on", "wd_on", "wd_detect", "wd_restore", "wd_action", "policy")
 
 # Ports that carry data and so always classify traffic (and get a default trust).
@@ -32,8 +32,8 @@ def build_state(
     state.facts = dict(draft.facts)
     if with_config:
         state.qos = device_qos(draft)
-    for scope in draft.interfaces.values():
-        state.interfaces[scope.name] = build_interface(draft, scope, shown.get(scope.name))
+    for layer in draft.interfaces.values():
+        state.interfaces[layer.name] = build_interface(draft, layer, shown.get(layer.name))
     for iface_name, seen in shown.items():
         if iface_name not in state.interfaces:
             state.interfaces[iface_name] = _shown_only(iface_name, seen)
@@ -47,40 +47,40 @@ def _line_of(item: Unparsed) -> int:
     return item.source.line or 0 if item.source is not None else 0
 
 
-def _root(draft: Draft, scope: Scope) -> Scope | None:
+def _root(draft: Draft, layer: Layer) -> Layer | None:
     """The interface whose settings a port follows: its port-channel, or a subinterface's parent."""
-    if scope.channel_group is not None:
-        return draft.interfaces.get(f"Port-Channel{scope.channel_group}")
-    base, dot, _ = scope.name.partition(".")
+    if layer.channel_group is not None:
+        return draft.interfaces.get(f"Port-Channel{layer.channel_group}")
+    base, dot, _ = layer.name.partition(".")
     return draft.interfaces.get(base) if dot else None
 
 
-def _layers(draft: Draft, scope: Scope, depth: int = 0) -> list[Scope]:
+def _layers(draft: Draft, layer: Layer, depth: int = 0) -> list[Layer]:
     """Setting layers, lowest precedence first: parent's layers, the profile, the interface."""
-    root = _root(draft, scope) if depth < 2 else None
-    out = _layers(draft, root, depth + 1) if root is not None and root is not scope else []
-    profile = draft.profiles.get(scope.profile[0]) if scope.profile is not None else None
+    root = _root(draft, layer) if depth < 2 else None
+    out = _layers(draft, root, depth + 1) if root is not None and root is not layer else []
+    profile = draft.profiles.get(layer.profile[0]) if layer.profile is not None else None
     if profile is not None:
         out.append(profile)
-    out.append(scope)
+    out.append(layer)
     return out
 
 
-def build_interface(draft: Draft, scope: Scope, shown: ShownInterface | None) -> Interface:
+def build_interface(draft: Draft, layer: Layer, shown: ShownInterface | None) -> Interface:
     """One Interface: port settings, then QoS from its layers (parent, profile, own lines)."""
-    sources = {"": scope.source}
-    root = _root(draft, scope) or scope
-    routed = _routed(draft, scope.name, root, sources)
-    speed = _speed(draft, scope, shown, sources)
-    layers = _layers(draft, scope)
+    sources = {"": layer.source}
+    root = _root(draft, layer) or layer
+    routed = _routed(draft, layer.name, root, sources)
+    speed = _speed(draft, layer, shown, sources)
+    layers = _layers(draft, layer)
     profile, policy = _last(layers, "profile"), _last(layers, "policy")
-    is_data = scope.name.startswith(DATA_PORTS)
+    is_data = layer.name.startswith(DATA_PORTS)
     trust = (Trust.DSCP if routed else Trust.PCP) if is_data else None
     return Interface(
-        name=scope.name,
-        admin_up=_admin_up(draft, scope, shown, sources),
+        name=layer.name,
+        admin_up=_admin_up(draft, layer, shown, sources),
         oper_up=shown.oper_up if shown is not None else None,
-        mtu=_mtu(draft, scope.name, (scope, root), shown, routed, sources),
+        mtu=_mtu(draft, layer.name, (layer, root), shown, routed, sources),
         speed_mbps=speed,
         routed=routed,
         qos=_port_qos(draft, layers, profile[0] if profile else None, trust, speed),
@@ -89,7 +89,7 @@ def build_interface(draft: Draft, scope: Scope, shown: ShownInterface | None) ->
     )
 
 
-def _last(layers: list[Scope], name: str) -> At[str] | None:
+def _last(layers: list[Layer], name: str) -> At[str] | None:
     """The last layer's `profile` or `policy` (`service-profile` / `service-policy` line)."""
     for layer in reversed(layers):
         value: At[str] | None = getattr(layer, name)
@@ -99,7 +99,7 @@ def _last(layers: list[Scope], name: str) -> At[str] | None:
 
 
 def _port_qos(
-    draft: Draft, layers: list[Scope], profile: str | None, trust: Trust | None, speed: int | None
+    draft: Draft, layers: list[Layer], profile: str | None, trust: Trust | None, speed: int | None
 ) -> QosConfig | None:
     """Per-port QoS. Ports that only inherit (a profile, a port-channel) share one object."""
     if _own_qos(layers[-1]):
@@ -112,19 +112,19 @@ def _port_qos(
     )
     key = (tuple(id(layer) for layer in inherited), profile, trust, speed if timed else None)
     if key not in draft.shared_qos:
-        merged = merge(inherited) if inherited else Scope("empty", "", draft.default)
+        merged = merge(inherited) if inherited else Layer("empty", "", draft.default)
         draft.shared_qos[key] = port_qos(draft, merged, trust, speed, profile)
     return draft.shared_qos[key]
 
 
-def _own_qos(scope: Scope) -> bool:
+def _own_qos(layer: Layer) -> bool:
     """True when the interface block itself holds QoS lines (beyond naming a profile)."""
-    return bool(scope.queues or scope.pfc_prio) or any(
-        getattr(scope, name) is not None for name in OWN_QOS_FIELDS
+    return bool(layer.queues or layer.pfc_prio) or any(
+        getattr(layer, name) is not None for name in OWN_QOS_FIELDS
     )
 
 
-def _routed(draft: Draft, name: str, root: Scope, sources: dict[str, Source]) -> bool:
+def _routed(draft: Draft, name: str, root: Layer, sources: dict[str, Source]) -> bool:
     if root.routed is not None:
         routed, sources["routed"] = root.routed
         return routed
@@ -133,44 +133,44 @@ def _routed(draft: Draft, name: str, root: Scope, sources: dict[str, Source]) ->
 
 
 def _admin_up(
-    draft: Draft, scope: Scope, shown: ShownInterface | None, sources: dict[str, Source]
+    draft: Draft, layer: Layer, shown: ShownInterface | None, sources: dict[str, Source]
 ) -> bool:
     """`shutdown` as written; `show interfaces` only adds an admin-down the config does not say."""
     if shown is not None:
         sources["oper_up"] = shown.source
-    if scope.shutdown is not None and scope.shutdown[0]:
-        sources["admin_up"] = scope.shutdown[1]
+    if layer.shutdown is not None and layer.shutdown[0]:
+        sources["admin_up"] = layer.shutdown[1]
         return False
     if shown is not None and shown.admin_down:
         sources["admin_up"] = shown.source
         return False
-    sources["admin_up"] = scope.shutdown[1] if scope.shutdown is not None else draft.default
+    sources["admin_up"] = layer.shutdown[1] if layer.shutdown is not None else draft.default
     return True
 
 
 def _speed(
-    draft: Draft, scope: Scope, shown: ShownInterface | None, sources: dict[str, Source]
+    draft: Draft, layer: Layer, shown: ShownInterface | None, sources: dict[str, Source]
 ) -> int | None:
     """Operational bandwidth (show interfaces) over the written `speed`."""
     if shown is not None and shown.speed_mbps is not None:
         speed, sources["speed_mbps"] = shown.speed_mbps
         return speed
-    if scope.speed is None:
+    if layer.speed is None:
         return None
-    sources["speed_mbps"] = draft.at(scope.speed[1])
-    return scope.speed[0]
+    sources["speed_mbps"] = draft.at(layer.speed[1])
+    return layer.speed[0]
 
 
 def _mtu(
     draft: Draft,
     name: str,
-    scopes: tuple[Scope, Scope],
+    own_and_root: tuple[Layer, Layer],
     shown: ShownInterface | None,
     routed: bool,
     sources: dict[str, Source],
 ) -> int | None:
     """Operational MTU (show interfaces) over the written `mtu`/`l2 mtu` over the EOS default."""
-    written = _written_mtu(scopes, routed)
+    written = _written_mtu(own_and_root, routed)
     found = shown.mtu if shown is not None else None
     if found is not None and written is not None and written[0] != found[0]:
         reason = f"differs from the operational MTU {found[0]} (show interfaces), which is used"
@@ -187,10 +187,10 @@ def _mtu(
     return mtu
 
 
-def _written_mtu(scopes: tuple[Scope, Scope], routed: bool) -> Lined | None:
+def _written_mtu(own_and_root: tuple[Layer, Layer], routed: bool) -> Lined | None:
     """`mtu` on routed ports; `l2 mtu`, else `mtu`, on switched ports (own lines, then parent's)."""
-    for scope in scopes:
-        found = scope.mtu if routed else scope.l2_mtu or scope.mtu
+    for layer in own_and_root:
+        found = layer.mtu if routed else layer.l2_mtu or layer.mtu
         if found is not None:
             return found
     return None

@@ -6,15 +6,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from fabriclint.models.common import Source
-from fabriclint.models.state import (
-    Definition,
-    PfcWatchdog,
-    QosConfig,
-    QueueConfig,
-    Reference,
-    Trust,
-    Unparsed,
-)
+from fabriclint.models.state import PfcWatchdog, QosConfig, QueueConfig, Trust
+from fabriclint.parsers.kit.draft import BaseDraft
 
 T = TypeVar("T")
 
@@ -26,8 +19,9 @@ Lined = tuple[int, int]
 
 
 @dataclass(slots=True)
-class Scope:
-    """QoS (and port) settings written in one place: a `qos profile` or an `interface` block."""
+class Layer:
+    """QoS (and port) settings written in one place, a `qos profile` or an `interface` block: one
+    layer of a port's settings (a port-channel's, a profile's, its own), stacked by eos/qos.merge."""
 
     kind: str
     """'profile' or 'interface'."""
@@ -69,10 +63,9 @@ SCALAR_FIELDS = (
 
 
 @dataclass(slots=True)
-class Draft:
+class Draft(BaseDraft):
     """Everything collected from one device's outputs before the DeviceState is built."""
 
-    file: str
     dscp: dict[int, list[At[int]]] = field(default_factory=dict)
     cos: dict[int, list[At[int]]] = field(default_factory=dict)
     tc_queue: dict[int, list[At[int]]] = field(default_factory=dict)
@@ -80,43 +73,13 @@ class Draft:
     wd_detect: At[float] | None = None
     wd_restore: At[float] | None = None
     wd_action: At[str] | None = None
-    profiles: dict[str, Scope] = field(default_factory=dict)
-    interfaces: dict[str, Scope] = field(default_factory=dict)
-    definitions: list[Definition] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
-    unparsed: list[Unparsed] = field(default_factory=list)
+    profiles: dict[str, Layer] = field(default_factory=dict)
+    interfaces: dict[str, Layer] = field(default_factory=dict)
     os_version: str | None = None
     version_source: Source | None = None
     facts: dict[str, str] = field(default_factory=dict)
-    default: Source = field(init=False)
-    """Source of platform defaults: the running-config file, no line."""
     watchdogs: dict[tuple[int, ...], PfcWatchdog] = field(default_factory=dict)
     """Watchdog objects already built, by the identity of the settings they come from."""
 
     shared_qos: dict[tuple[object, ...], QosConfig | None] = field(default_factory=dict)
     """Per-port QoS of ports that only inherit settings, by what they inherit."""
-
-    def __post_init__(self) -> None:
-        self.default = Source(file=self.file)
-
-    lines: dict[int, Source] = field(default_factory=dict)
-    """Sources already made, by line (a line often carries several values)."""
-
-    def at(self, line: int) -> Source:
-        """The source of `line` in the running-config."""
-        found = self.lines.get(line)
-        if found is None:
-            found = self.lines[line] = Source(file=self.file, line=line)
-        return found
-
-    def skip(self, text: str, reason: str, line: int) -> None:
-        """Report a QoS-relevant line that is not modeled (PARSE001)."""
-        self.unparsed.append(Unparsed(text=text, reason=reason, source=self.at(line)))
-
-    def define(self, kind: str, name: str, line: int) -> None:
-        """Record a named object the configuration defines."""
-        self.definitions.append(Definition(kind=kind, name=name, source=self.at(line)))
-
-    def refer(self, kind: str, name: str, by: str, line: int) -> None:
-        """Record a use of a named object."""
-        self.references.append(Reference(kind=kind, name=name, by=by, source=self.at(line)))

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import partial
 
 from fabriclint.models.state import EcnConfig, QueueConfig, SchedulerMode, Trust
-from fabriclint.parsers.eos.draft import Draft, Scope
+from fabriclint.parsers.eos.draft import Draft, Layer
 from fabriclint.parsers.eos.tokens import (
     THRESHOLD_UNITS,
     options,
@@ -19,7 +19,7 @@ from fabriclint.parsers.kit.common import to_int
 Sub = Callable[[str, list[str], int], None]
 """Handles the lines of a sub-block: (text, words, line number)."""
 
-Handler = Callable[[Draft, Scope, list[str], bool, str, int], "Sub | None"]
+Handler = Callable[[Draft, Layer, list[str], bool, str, int], "Sub | None"]
 
 # First words that make a line QoS-relevant: such lines are reported when not modeled.
 QOS_WORDS = frozenset(
@@ -51,76 +51,76 @@ def report_qos_words(draft: Draft, reason: str, text: str, words: list[str], lin
         draft.skip(text, reason, line)
 
 
-def scope_line(draft: Draft, scope: Scope, text: str, words: list[str], line: int) -> Sub | None:
+def layer_line(draft: Draft, layer: Layer, text: str, words: list[str], line: int) -> Sub | None:
     """Handle one statement of an interface or qos profile; return the handler of its children."""
     neg = words[0] == "no" and len(words) > 1
     body = words[1:] if neg else words
     handler = _HANDLERS.get(body[0])
     if handler is not None:
-        return handler(draft, scope, body, neg, text, line)
+        return handler(draft, layer, body, neg, text, line)
     if body[0] in QOS_WORDS:
         draft.skip(text, f"'{body[0]}' is not modeled here", line)
     return None
 
 
-def _mtu(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int) -> None:
+def _mtu(draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int) -> None:
     value = to_int(words[1]) if len(words) == 2 else None
     if neg:
-        scope.mtu = None
+        layer.mtu = None
     elif value is None:
         draft.skip(text, "malformed mtu", line)
     else:
-        scope.mtu = (value, line)
+        layer.mtu = (value, line)
 
 
-def _l2(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int) -> None:
+def _l2(draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int) -> None:
     if len(words) == 3 and words[1] == "mtu" and not neg:
         value = to_int(words[2])
         if value is not None:
-            scope.l2_mtu = (value, line)
+            layer.l2_mtu = (value, line)
 
 
 def _shutdown(
-    draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int
+    draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int
 ) -> None:
     if len(words) == 1:
-        scope.shutdown = (not neg, draft.at(line))
+        layer.shutdown = (not neg, draft.at(line))
 
 
 def _switchport(
-    draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int
+    draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int
 ) -> None:
     if len(words) == 1:
-        scope.routed = (neg, draft.at(line))
+        layer.routed = (neg, draft.at(line))
 
 
-def _speed(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int) -> None:
+def _speed(draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int) -> None:
     value = None if neg else speed_mbps(words[1:])
     if value is not None:
-        scope.speed = (value, line)
+        layer.speed = (value, line)
 
 
-def _channel(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int) -> None:
+def _channel(draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int) -> None:
     if not neg and len(words) > 1:
-        scope.channel_group = to_int(words[1])
+        layer.channel_group = to_int(words[1])
 
 
-def _by(scope: Scope) -> str:
-    return f"interface {scope.name}" if scope.kind == "interface" else f"qos profile {scope.name}"
+def _by(layer: Layer) -> str:
+    return f"interface {layer.name}" if layer.kind == "interface" else f"qos profile {layer.name}"
 
 
 def _service_profile(
-    draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int
+    draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int
 ) -> None:
-    if neg or len(words) != 2 or scope.kind != "interface":
+    if neg or len(words) != 2 or layer.kind != "interface":
         draft.skip(text, "service-profile form not modeled", line)
         return
-    scope.profile = (words[1], draft.at(line))
-    draft.refer("qos-profile", words[1], _by(scope), line)
+    layer.profile = (words[1], draft.at(line))
+    draft.refer("qos-profile", words[1], _by(layer), line)
 
 
 def _service_policy(
-    draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int
+    draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int
 ) -> None:
     rest = words[1:]
     if rest[:2] == ["type", "qos"]:
@@ -128,52 +128,52 @@ def _service_policy(
     if neg or len(rest) != 2 or rest[0] != "input":
         draft.skip(text, "only 'service-policy [type qos] input NAME' is modeled", line)
         return
-    scope.policy = (rest[1], draft.at(line))
-    draft.refer("policy-map", rest[1], _by(scope), line)
+    layer.policy = (rest[1], draft.at(line))
+    draft.refer("policy-map", rest[1], _by(layer), line)
 
 
-def _qos(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int) -> None:
+def _qos(draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int) -> None:
     if words[1:2] != ["trust"]:
         draft.skip(text, "qos setting not modeled (default CoS/DSCP of untrusted traffic)", line)
     elif neg and len(words) == 2:
-        scope.trust = (Trust.NONE, draft.at(line))
+        layer.trust = (Trust.NONE, draft.at(line))
     elif not neg and len(words) == 3 and words[2] in _TRUST:
-        scope.trust = (_TRUST[words[2]], draft.at(line))
+        layer.trust = (_TRUST[words[2]], draft.at(line))
     else:
         draft.skip(text, "unknown qos trust form", line)
 
 
-def _pfc(draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int) -> None:
+def _pfc(draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int) -> None:
     rest = words[1:]
     if rest in (["on"], ["mode", "on"], ["off"], ["mode", "off"]) or (neg and not rest):
-        scope.pfc_on = (not neg and rest[-1:] == ["on"], draft.at(line))
+        layer.pfc_on = (not neg and rest[-1:] == ["on"], draft.at(line))
     elif rest[:1] == ["priority"] and len(rest) in (2, 3):
-        _pfc_priority(draft, scope, rest, neg, text, line)
+        _pfc_priority(draft, layer, rest, neg, text, line)
     elif rest[:2] == ["pause", "watchdog"]:
-        _watchdog(draft, scope, rest[2:], neg, text, line)
+        _watchdog(draft, layer, rest[2:], neg, text, line)
     else:
         draft.skip(text, "priority-flow-control form not modeled", line)
 
 
 def _pfc_priority(
-    draft: Draft, scope: Scope, rest: list[str], neg: bool, text: str, line: int
+    draft: Draft, layer: Layer, rest: list[str], neg: bool, text: str, line: int
 ) -> None:
     prio = to_int(rest[1])
     mode = rest[2] if len(rest) == 3 else ""
     if prio is None or mode not in ("no-drop", "drop", ""):
         draft.skip(text, "malformed priority-flow-control priority", line)
     elif neg or mode != "":
-        scope.pfc_prio[prio] = (mode == "no-drop" and not neg, draft.at(line))
+        layer.pfc_prio[prio] = (mode == "no-drop" and not neg, draft.at(line))
     else:
         draft.skip(text, "priority-flow-control priority without drop/no-drop", line)
 
 
-def _watchdog(draft: Draft, scope: Scope, rest: list[str], neg: bool, text: str, line: int) -> None:
+def _watchdog(draft: Draft, layer: Layer, rest: list[str], neg: bool, text: str, line: int) -> None:
     src = draft.at(line)
     if not rest:
-        scope.wd_on = (not neg, src)
+        layer.wd_on = (not neg, src)
     elif rest[:2] == ["port", "action"] and len(rest) == 3 and not neg:
-        scope.wd_action = (rest[2], src)
+        layer.wd_action = (rest[2], src)
     elif rest[:2] == ["port", "timer"] and not neg:
         opts = options(rest[2:])
         detect = to_seconds_ms(opts.get("timeout", ""))
@@ -181,28 +181,28 @@ def _watchdog(draft: Draft, scope: Scope, rest: list[str], neg: bool, text: str,
         if detect is None:
             draft.skip(text, "watchdog timer without a readable timeout", line)
             return
-        scope.wd_detect = (detect, src)
-        scope.wd_restore = (restore, src) if restore is not None else None
+        layer.wd_detect = (detect, src)
+        layer.wd_restore = (restore, src) if restore is not None else None
     else:
         draft.skip(text, "watchdog form not modeled", line)
 
 
 def _tx_queue(
-    draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int
+    draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int
 ) -> Sub | None:
     number = to_int(words[1]) if len(words) == 2 else None
     if neg or number is None:
         draft.skip(text, "malformed tx-queue", line)
         return partial(_skip_child, draft, f"inside an unreadable '{text.strip()}'")
-    queue = scope.queues.get(number)
+    queue = layer.queues.get(number)
     if queue is None:
-        queue = scope.queues[number] = QueueConfig(queue=number)
+        queue = layer.queues[number] = QueueConfig(queue=number)
         queue.mark("", draft.at(line))
     return partial(queue_line, draft, queue)
 
 
 def _mc_tx_queue(
-    draft: Draft, scope: Scope, words: list[str], neg: bool, text: str, line: int
+    draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int
 ) -> Sub:
     draft.skip(text, "multicast tx-queues are not modeled", line)
     return partial(_skip_child, draft, f"inside '{text.strip()}' (multicast, not modeled)")

@@ -13,8 +13,9 @@ from fabriclint.models.state import (
     QueueConfig,
     Trust,
 )
-from fabriclint.parsers.eos.draft import SCALAR_FIELDS, At, Draft, Scope
+from fabriclint.parsers.eos.draft import SCALAR_FIELDS, At, Draft, Layer
 from fabriclint.parsers.eos.tokens import is_time_unit, time_bytes
+from fabriclint.parsers.kit.merge import Merge, by_key, last, stack, update
 
 # EOS platform defaults as `show qos maps` prints them on Trident/Tomahawk/Jericho switches:
 # CoS 0 -> TC 1 and CoS 1 -> TC 0 (background below best effort), other CoS values map to
@@ -71,21 +72,10 @@ def _has_global_watchdog(draft: Draft) -> bool:
     return any(x is not None for x in (draft.wd_detect, draft.wd_restore, draft.wd_action))
 
 
-def merge(layers: list[Scope]) -> Scope:
-    """One Scope with the settings of `layers`, later layers overriding earlier ones."""
-    if len(layers) == 1:
-        return layers[0]
-    out = Scope("merged", layers[-1].name, layers[-1].source)
-    for layer in layers:
-        for name in SCALAR_FIELDS:
-            value = getattr(layer, name)
-            if value is not None:
-                setattr(out, name, value)
-        out.pfc_prio.update(layer.pfc_prio)
-        for number, queue in layer.queues.items():
-            below = out.queues.get(number)
-            out.queues[number] = queue if below is None else _merge_queue(below, queue)
-    return out
+def merge(layers: list[Layer]) -> Layer:
+    """One Layer with the settings of `layers`, later layers overriding earlier ones."""
+    top = layers[-1]
+    return stack(layers, lambda: Layer("merged", top.name, top.source), _HOW)
 
 
 def _merge_queue(below: QueueConfig, above: QueueConfig) -> QueueConfig:
@@ -103,9 +93,18 @@ def _merge_queue(below: QueueConfig, above: QueueConfig) -> QueueConfig:
     return out
 
 
+# How a profile and an interface combine: scalars "last layer wins", PFC priorities by priority,
+# queues field by field.
+_HOW: dict[str, Merge] = {
+    **dict.fromkeys(SCALAR_FIELDS, last),
+    "pfc_prio": update,
+    "queues": by_key(_merge_queue),
+}
+
+
 def port_qos(
     draft: Draft,
-    merged: Scope,
+    merged: Layer,
     default_trust: Trust | None,
     speed: int | None,
     profile: str | None = None,
@@ -136,7 +135,7 @@ def _convert(queue: QueueConfig, speed: int | None) -> QueueConfig:
     return queue.model_copy(update={"ecn": converted})
 
 
-def _port_pfc(draft: Draft, merged: Scope, qos_sources: dict[str, Source]) -> PfcConfig | None:
+def _port_pfc(draft: Draft, merged: Layer, qos_sources: dict[str, Source]) -> PfcConfig | None:
     """PFC of a port; `qos_sources` gets the `pfc` and `pfc.priorities` lines."""
     if merged.pfc_on is None and not merged.pfc_prio and merged.wd_on is None:
         return None
@@ -165,7 +164,7 @@ def _port_pfc(draft: Draft, merged: Scope, qos_sources: dict[str, Source]) -> Pf
     )
 
 
-def _watchdog(draft: Draft, merged: Scope | None) -> PfcWatchdog | None:
+def _watchdog(draft: Draft, merged: Layer | None) -> PfcWatchdog | None:
     """Port watchdog: on only where `priority-flow-control pause watchdog` is written for the port;
     timers and action from the port (`port timer`, `port action`) or the global defaults.
     Ports with the same settings share one (read-only) object."""

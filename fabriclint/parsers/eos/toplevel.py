@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from fabriclint.parsers.eos.draft import At, Draft, Scope
-from fabriclint.parsers.eos.nested import Sub, report_qos_words, scope_line
+from fabriclint.parsers.eos.draft import At, Draft, Layer
+from fabriclint.parsers.eos.nested import Sub, layer_line, report_qos_words
 from fabriclint.parsers.eos.tokens import DSCP_NAMES, to_seconds_ms
 from fabriclint.parsers.kit.common import parse_values, to_int
 
@@ -44,19 +44,19 @@ def _other_grandchild(draft: Draft, text: str, words: list[str], line: int) -> N
 def _interface(draft: Draft, text: str, words: list[str], line: int) -> Block | None:
     if len(words) != 2:
         return None
-    scope = draft.interfaces.get(words[1])
-    if scope is None:
-        scope = draft.interfaces[words[1]] = Scope("interface", words[1], draft.at(line))
-    return partial(scope_line, draft, scope)
+    layer = draft.interfaces.get(words[1])
+    if layer is None:
+        layer = draft.interfaces[words[1]] = Layer("interface", words[1], draft.at(line))
+    return partial(layer_line, draft, layer)
 
 
 def _qos(draft: Draft, text: str, words: list[str], line: int) -> Block | None:
     if words[1:2] == ["profile"] and len(words) == 3:
-        scope = draft.profiles.get(words[2])
-        if scope is None:
-            scope = draft.profiles[words[2]] = Scope("profile", words[2], draft.at(line))
+        layer = draft.profiles.get(words[2])
+        if layer is None:
+            layer = draft.profiles[words[2]] = Layer("profile", words[2], draft.at(line))
             draft.define("qos-profile", words[2], line)
-        return partial(scope_line, draft, scope)
+        return partial(layer_line, draft, layer)
     if words[1:2] == ["map"] and "to" in words:
         _qos_map(draft, text, words, line)
     else:

@@ -14,23 +14,15 @@ from fabriclint.parsers.junos.assemble import build_state
 from fabriclint.parsers.junos.draft import Draft
 from fabriclint.parsers.junos.text import read_config
 from fabriclint.parsers.junos.toplevel import collect
-from fabriclint.parsers.kit.internal import internal_error
+from fabriclint.parsers.kit.internal import never_raises
 
 SHOW_CONFIGURATION = "show configuration"
 COMMANDS = (SHOW_CONFIGURATION, "show configuration | display set")
 
 
+@never_raises("junos", "Junos")
 def parse(raw: RawDevice) -> DeviceState:
     """Parse a Junos device's configuration. Pure; never raises on bad input (problems are reported)."""
-    try:
-        return _parse(raw)
-    except Exception as exc:  # the contract is "never raise": report instead
-        state = DeviceState(name=raw.name, platform="junos")
-        state.problems.append(internal_error("Junos parser failed on this input", exc, raw))
-        return state
-
-
-def _parse(raw: RawDevice) -> DeviceState:
     found = [(cmd, raw.outputs[cmd]) for cmd in COMMANDS if cmd in raw.outputs]
     if not found:
         state = DeviceState(name=raw.name, platform="junos")

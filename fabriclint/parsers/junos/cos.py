@@ -33,7 +33,7 @@ _ETS = "hierarchical (ETS) scheduling is not modeled"
 def unmodeled(d: Draft, st: Stmt, reason: str = "not modeled") -> None:
     """Report `st` as unparsed unless it only opens a block."""
     if not st.opens:
-        d.skip(st.words, reason, st.line)
+        d.skip(" ".join(st.words), reason, st.line)
 
 
 def cos_statement(d: Draft, st: Stmt) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Generic, NamedTuple, TypeVar
 
-from fabriclint.models.common import Source, source_at
-from fabriclint.models.state import Definition, Reference, Unparsed
+from fabriclint.models.common import Source
+from fabriclint.parsers.kit.draft import BaseDraft, Where
 
 T = TypeVar("T")
 
@@ -155,10 +155,10 @@ class CosPort:
 
 
 @dataclass(slots=True)
-class Draft:
-    """Everything collected from one configuration before the DeviceState is built."""
+class Draft(BaseDraft):
+    """Everything collected from one configuration before the DeviceState is built. A named
+    object is defined once (its first line) and referred to once per user."""
 
-    file: str
     version: Lined[str] | None = None
     facts: dict[str, str] = field(default_factory=dict)
     ports: dict[str, Port] = field(default_factory=dict)
@@ -172,35 +172,17 @@ class Draft:
     cos_ports: dict[str, CosPort] = field(default_factory=dict)
     buffers: dict[str, Lined[float]] = field(default_factory=dict)
     """Ingress shared-buffer partition (lossless, lossless-headroom) -> percent."""
-    definitions: list[Definition] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
-    unparsed: list[Unparsed] = field(default_factory=list)
     _refs: set[tuple[str, str, str]] = field(default_factory=set)
     _defined: set[tuple[str, str]] = field(default_factory=set)
 
-    @property
-    def default(self) -> Source:
-        """Source of platform defaults: the configuration file, no line."""
-        return source_at(self.file)
-
-    def at(self, line: int | None) -> Source:
-        """Source of `line` of the configuration (None = a platform default)."""
-        return source_at(self.file, line)
-
-    def skip(self, words: tuple[str, ...], reason: str, line: int) -> None:
-        """Report a QoS-relevant statement that is not modeled (PARSE001)."""
-        text = " ".join(words)
-        self.unparsed.append(Unparsed(text=text, reason=reason, source=self.at(line)))
-
-    def define(self, kind: str, name: str, line: int | None) -> None:
+    def define(self, kind: str, name: str, place: Where) -> None:
         """Record a named object the configuration defines (its first line)."""
         if (kind, name) not in self._defined:
             self._defined.add((kind, name))
-            self.definitions.append(Definition(kind=kind, name=name, source=self.at(line)))
+            BaseDraft.define(self, kind, name, place)
 
-    def refer(self, kind: str, name: str, by: str, line: int) -> None:
+    def refer(self, kind: str, name: str, by: str, place: Where) -> None:
         """Record a use of a named object (once per object and user)."""
-        key = (kind, name, by)
-        if key not in self._refs:
-            self._refs.add(key)
-            self.references.append(Reference(kind=kind, name=name, by=by, source=self.at(line)))
+        if (kind, name, by) not in self._refs:
+            self._refs.add((kind, name, by))
+            BaseDraft.refer(self, kind, name, by, place)

@@ -132,7 +132,7 @@ class QosBuilder:
             if point is None:
                 head = ("class-of-service", "classifiers", clf.kind, clf.name, "forwarding-class")
                 words = (*head, fc, "loss-priority", loss, "code-points", token)
-                self.d.skip(words, "unknown code point", line)
+                self.d.skip(" ".join(words), "unknown code point", line)
             elif queue is not None:
                 assigned.setdefault(point, []).append((queue, self.d.at(line)))
         name = "pcp_to_tc" if clf.kind == PCP else "dscp_to_tc"
@@ -292,7 +292,7 @@ class QosBuilder:
         if words not in self.reported and name.line is not None:
             self.reported.add(words)
             reason = f"per-unit classifiers are not modeled; the port uses {chosen.value}"
-            self.d.skip(words, reason, name.line)
+            self.d.skip(" ".join(words), reason, name.line)
 
     def _apply_map(
         self, qos: QosConfig, field_name: str, applied: tuple[str, Lined[str]] | None
@@ -354,7 +354,7 @@ class QosBuilder:
             if words not in self.reported:
                 self.reported.add(words)
                 reason = "DSCP-based PFC: the code point's forwarding class has no pfc-priority"
-                self.d.skip(words, reason, line or 0)
+                self.d.skip(" ".join(words), reason, line)
         return out
 
     def watchdog(self, cnp: Cnp) -> PfcWatchdog | None:

@@ -37,7 +37,7 @@ def collect(d: Draft, statements: list[Stmt]) -> None:
 
 def _inactive(d: Draft, st: Stmt) -> None:
     if st.words[0] in _QOS_SECTIONS:
-        d.skip(st.words, "inactive: Junos ignores this statement", st.line)
+        d.skip(" ".join(st.words), "inactive: Junos ignores this statement", st.line)
 
 
 def _version(d: Draft, st: Stmt) -> None:

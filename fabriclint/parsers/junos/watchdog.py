@@ -50,7 +50,7 @@ def _number(d: Draft, cnp: Cnp, option: str, default: float) -> tuple[float, Sou
     if written is not None and value is None and written.line is not None:
         words = ("class-of-service", "congestion-notification-profile", cnp.name)
         reason = f"not a number; the default {default:g} is assumed"
-        d.skip((*words, "pfc-watchdog", option, written.value), reason, written.line)
+        d.skip(" ".join((*words, "pfc-watchdog", option, written.value)), reason, written.line)
     if written is None or value is None:
         return default, d.default
     return value, d.at(written.line)

@@ -1,7 +1,9 @@
-"""The input problem for a parser's own failure, located at the output (and line) it was reading.
+"""The never-raise contract of every parser, and the input problem for a parser's own failure,
+located at the output (and line) it was reading.
 
-Every parser promises never to raise: an unexpected exception becomes an `unparseable` problem
-(the device is then incomplete, exit 3). A bare `KeyError(1)` tells nobody which of a host's
+Every parser promises never to raise: `never_raises` wraps its `parse` once, so an unexpected
+exception becomes an `unparseable` problem (the device is then incomplete, exit 3) on a state
+that holds nothing else (half a parse must not feed the rules). A bare `KeyError(1)` tells nobody which of a host's
 ten outputs to look at, so the traceback's frames are searched, innermost first, for what they
 were reading: an object with a `file` (a `Text` or a `Draft`), or a local `file`,
 and a line counter (`num`, `lineno`, or `number` beside the `line` text being read).
@@ -9,15 +11,41 @@ and a line counter (`num`, `lineno`, or `number` beside the `line` text being re
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
 from fabriclint.models.common import source_at
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.models.state import InputProblem
+from fabriclint.models.state import DeviceState, InputProblem
+
+Parse = Callable[[RawDevice], DeviceState]
 
 _LINE_NAMES = ("num", "lineno", "line_no")
 _TEXT_NAMES = ("line", "raw", "body")
+
+
+def never_raises(platform: str, name: str) -> Callable[[Parse], Parse]:
+    """Decorate a platform's `parse`: a bug inside it gives a DeviceState of `platform` whose only
+    content is the problem "`name` parser failed on this input at FILE:LINE: ...", never an
+    exception (the engine and the CLI then report the device as incomplete)."""
+
+    def wrap(parse: Parse) -> Parse:
+        @functools.wraps(parse)
+        def safe(raw: RawDevice) -> DeviceState:
+            try:
+                return parse(raw)
+            except Exception as exc:  # the contract is "never raise": report instead
+                state = DeviceState(name=raw.name, platform=platform)
+                state.problems.append(
+                    internal_error(f"{name} parser failed on this input", exc, raw)
+                )
+                return state
+
+        return safe
+
+    return wrap
 
 
 def internal_error(prefix: str, exc: BaseException, raw: RawDevice) -> InputProblem:

@@ -17,7 +17,7 @@ from fabriclint.models.common import Located, Source
 from fabriclint.models.ib import InfinibandState
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, Interface, QosConfig, RdmaPort
-from fabriclint.parsers.kit.internal import internal_error
+from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.parsers.kit.lines import At, Log, Text, checked, leading_int, strip_code
 from fabriclint.parsers.mlnx_host.ib import (
     Sourced,
@@ -118,13 +118,11 @@ class _Parsed:
     ibstat: dict[str, Sourced] = field(default_factory=dict)
 
 
+@never_raises("mlnx-host", "mlnx-host")
 def parse(raw: RawDevice) -> DeviceState:
     """Parse one ConnectX host. Pure; never raises: bad input becomes `problems`/`unparsed`."""
     state = DeviceState(name=raw.name, platform=raw.platform)
-    try:
-        _build(raw, state)
-    except Exception as exc:  # a parser bug must not take the whole run down
-        state.problems.append(internal_error("mlnx-host parser error", exc, raw))
+    _build(raw, state)
     return state
 
 

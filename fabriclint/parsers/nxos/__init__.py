@@ -9,7 +9,7 @@ from __future__ import annotations
 from fabriclint.models.common import source_at
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
-from fabriclint.parsers.kit.internal import internal_error
+from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.parsers.nxos.assemble import build_state
 from fabriclint.parsers.nxos.draft import Draft
 from fabriclint.parsers.nxos.policy import Block, Sub
@@ -21,17 +21,9 @@ SHOW_INTERFACE = "show interface"
 _SHOW_ALIASES = (SHOW_INTERFACE, "show interfaces")
 
 
+@never_raises("nxos", "NX-OS")
 def parse(raw: RawDevice) -> DeviceState:
     """Parse an NX-OS device's outputs. Pure; never raises on bad input (problems are reported)."""
-    try:
-        return _parse(raw)
-    except Exception as exc:  # the contract is "never raise": report instead
-        state = DeviceState(name=raw.name, platform="nxos")
-        state.problems.append(internal_error("NX-OS parser failed on this input", exc, raw))
-        return state
-
-
-def _parse(raw: RawDevice) -> DeviceState:
     config = raw.outputs.get(RUNNING_CONFIG)
     show_key = next((k for k in _SHOW_ALIASES if k in raw.outputs), None)
     show = raw.outputs.get(show_key) if show_key else None

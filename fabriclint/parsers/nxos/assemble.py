@@ -15,6 +15,7 @@ from fabriclint.models.state import (
     QueueConfig,
     Unparsed,
 )
+from fabriclint.parsers.kit.merge import Merge, last, stack, update
 from fabriclint.parsers.nxos.draft import NETWORK_QOS, QOS, QUEUING, Applied, Draft, Lined
 from fabriclint.parsers.nxos.ports import build_interfaces
 from fabriclint.parsers.nxos.qos import (
@@ -202,15 +203,13 @@ def port_qos(built: Built, layers: list[Applied]) -> QosConfig | None:
     return built.draft.shared_qos[key]
 
 
+# A port-channel's lines and the member's own: policies by (type, direction), the rest "last wins".
+_HOW: dict[str, Merge] = {"policies": update, "pfc_mode": last, "watchdog": last}
+
+
 def _merge(layers: list[Applied]) -> Applied:
-    if len(layers) == 1:
-        return layers[0]
-    out = Applied(layers[-1].name, layers[-1].line)
-    for layer in layers:
-        out.policies.update(layer.policies)
-        out.pfc_mode = layer.pfc_mode or out.pfc_mode
-        out.watchdog = layer.watchdog or out.watchdog
-    return out
+    top = layers[-1]
+    return stack(layers, lambda: Applied(top.name, top.line), _HOW)
 
 
 def _exists(draft: Draft, applied: Lined[str] | None) -> bool:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
-from fabriclint.models.common import Source, source_at
-from fabriclint.models.state import Definition, EcnConfig, QosConfig, Reference, Unparsed
+from fabriclint.models.state import EcnConfig, QosConfig
+from fabriclint.parsers.kit.draft import BaseDraft
 
 T = TypeVar("T")
 
@@ -99,18 +99,15 @@ class Watchdog:
 
 
 @dataclass(slots=True)
-class Draft:
+class Draft(BaseDraft):
     """Everything collected from one device's outputs before the DeviceState is built."""
 
-    file: str
+    STRIP: ClassVar[bool] = True
     class_maps: dict[tuple[str, str], ClassMap] = field(default_factory=dict)
     policies: dict[tuple[str, str], Policy] = field(default_factory=dict)
     system: Applied = field(default_factory=lambda: Applied("system qos", 0))
     watchdog: Watchdog = field(default_factory=Watchdog)
     interfaces: dict[str, Applied] = field(default_factory=dict)
-    definitions: list[Definition] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
-    unparsed: list[Unparsed] = field(default_factory=list)
     os_version: Lined[str] | None = None
     facts: dict[str, str] = field(default_factory=dict)
     routed_default: Lined[bool] | None = None
@@ -123,24 +120,3 @@ class Draft:
     """Top-level statements that are NX-OS syntax (0 = not an NX-OS configuration)."""
     shared_qos: dict[tuple[object, ...], QosConfig | None] = field(default_factory=dict)
     """Per-port QoS already built, by the lines it comes from (ports of one range share it)."""
-    default: Source = field(init=False)
-    """Source of platform defaults: the running-config file, no line."""
-
-    def __post_init__(self) -> None:
-        self.default = source_at(self.file)
-
-    def at(self, line: int) -> Source:
-        """The source of `line` in the running-config (0 = a platform default)."""
-        return source_at(self.file, line) if line else self.default
-
-    def skip(self, text: str, reason: str, line: int) -> None:
-        """Report a QoS-relevant line that is not modeled (PARSE001)."""
-        self.unparsed.append(Unparsed(text=text.strip(), reason=reason, source=self.at(line)))
-
-    def define(self, kind: str, name: str, line: int) -> None:
-        """Record a named object the configuration defines."""
-        self.definitions.append(Definition(kind=kind, name=name, source=self.at(line)))
-
-    def refer(self, kind: str, name: str, by: str, line: int) -> None:
-        """Record a use of a named object."""
-        self.references.append(Reference(kind=kind, name=name, by=by, source=self.at(line)))

@@ -20,7 +20,7 @@ import re
 from fabriclint.models.ib import InfinibandState, PartitionIssue, SmInfo
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import Definition, DeviceState, InputProblem, Reference
-from fabriclint.parsers.kit.internal import internal_error
+from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.parsers.kit.lines import Log, Text, checked
 from fabriclint.parsers.opensm.conf import parse_conf
 from fabriclint.parsers.opensm.partitions import parse_partitions
@@ -41,13 +41,11 @@ def input_role(command: str) -> str | None:
     return name if name in FILES else None
 
 
+@never_raises("opensm", "OpenSM")
 def parse(raw: RawDevice) -> DeviceState:
     """Parse one SM node. Pure; never raises: bad input becomes `problems`."""
     state = DeviceState(name=raw.name, platform=raw.platform)
-    try:
-        _build(raw, state)
-    except Exception as exc:  # a parser bug must not take the whole run down
-        state.problems.append(internal_error("opensm parser error", exc, raw))
+    _build(raw, state)
     return state
 
 

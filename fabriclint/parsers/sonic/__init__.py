@@ -11,7 +11,7 @@ from __future__ import annotations
 from fabriclint.models.common import source_at
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
-from fabriclint.parsers.kit.internal import internal_error
+from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.parsers.sonic.assemble import build_state
 from fabriclint.parsers.sonic.draft import Draft
 from fabriclint.parsers.sonic.tables import Loaded, load_tables
@@ -42,17 +42,9 @@ QOS_TABLES = frozenset(
 )
 
 
+@never_raises("sonic", "SONiC")
 def parse(raw: RawDevice) -> DeviceState:
     """Parse a SONiC device's config_db.json. Pure; never raises (problems are reported)."""
-    try:
-        return _parse(raw)
-    except Exception as exc:  # the contract is "never raise": report instead
-        state = DeviceState(name=raw.name, platform="sonic")
-        state.problems.append(internal_error("SONiC parser failed on this input", exc, raw))
-        return state
-
-
-def _parse(raw: RawDevice) -> DeviceState:
     config = raw.outputs.get(CONFIG_DB)
     if config is None:
         state = DeviceState(name=raw.name, platform="sonic")

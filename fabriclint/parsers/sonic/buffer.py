@@ -106,7 +106,7 @@ def _profile(draft: Draft, entry: Entry) -> PgBuffer:
         values["headroom_bytes"], sources["headroom_bytes"] = size
     for key, value, line in entry.fields.triples():
         if key == "pool":
-            draft.refer("BUFFER_POOL", reference(str(value))[1], entry.table, entry.key, line)
+            draft.refer_entry("BUFFER_POOL", reference(str(value))[1], entry.table, entry.key, line)
         elif key in THRESHOLD_FIELDS:
             draft.skip_field("BUFFER_PROFILE", key, line, reason=REASONS["thresholds"])
         elif key not in ("size", "xoff", "xon"):
@@ -143,7 +143,7 @@ def _pg(
     if name == DYNAMIC_PROFILE:
         pg = PgBuffer(sources={"": draft.at(entry.line)})
     else:
-        draft.refer("BUFFER_PROFILE", name, entry.table, entry.key, found[1])
+        draft.refer_entry("BUFFER_PROFILE", name, entry.table, entry.key, found[1])
         pg = profiles.get(name) or PgBuffer(sources={"": draft.at(entry.line)})
     for port in parsed[0]:
         config = ports.get(port)
@@ -167,7 +167,7 @@ def _profile_users(draft: Draft, tables: Tables) -> None:
             for item in found[0].split(","):
                 target = reference(item)[1]
                 if target and target != DYNAMIC_PROFILE:
-                    draft.refer("BUFFER_PROFILE", target, entry.table, entry.key, found[1])
+                    draft.refer_entry("BUFFER_PROFILE", target, entry.table, entry.key, found[1])
         if entries:
             first = next(iter(entries.values()))
             reason = (

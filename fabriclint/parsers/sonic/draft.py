@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fabriclint.models.common import Source, source_at
-from fabriclint.models.state import Definition, Reference, Unparsed
+from fabriclint.parsers.kit.draft import BaseDraft
 
 # Why a field or table is not modeled, when there is more to say than "not modeled".
 REASONS: dict[str, str] = {
@@ -39,35 +38,13 @@ class _Group:
 
 
 @dataclass(slots=True)
-class Draft:
+class Draft(BaseDraft):
     """Everything collected from one input before the DeviceState is built."""
 
-    file: str
-    definitions: list[Definition] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
-    unparsed: list[Unparsed] = field(default_factory=list)
     grouped: dict[tuple[str, str], _Group] = field(default_factory=dict)
     uses: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
     """(kind, name, referring table) -> [index in references, number of uses]."""
     """(table, reason) -> the unmodeled fields, reported once per table and reason."""
-    default: Source = field(init=False)
-    """Source of platform defaults: the input file, no line."""
-    lines: dict[int | None, Source] = field(default_factory=dict)
-    """Sources already made, by line (a line often carries several values)."""
-
-    def __post_init__(self) -> None:
-        self.default = source_at(self.file)
-
-    def at(self, line: int | None) -> Source:
-        """Source of `line` of the input (line-less for 0/None)."""
-        found = self.lines.get(line)
-        if found is None:
-            found = self.lines[line] = source_at(self.file, line or None)
-        return found
-
-    def skip(self, text: str, reason: str, line: int | None) -> None:
-        """Report something QoS-relevant that is not modeled (PARSE001)."""
-        self.unparsed.append(Unparsed(text=text, reason=reason, source=self.at(line)))
 
     def skip_field(self, table: str, name: str, line: int, reason: str | None = None) -> None:
         """An unmodeled field; fields of one table with one reason are reported once."""
@@ -93,10 +70,6 @@ class Draft:
                 self.references[index] = ref.model_copy(update={"by": more})
         self.uses.clear()
 
-    def define(self, kind: str, name: str, line: int) -> None:
-        """A named object the input defines (kind = SONiC table name)."""
-        self.definitions.append(Definition(kind=kind, name=name, source=self.at(line)))
-
     def known(self, kind: str, name: str, table: str) -> bool:
         """True (and the use counted) when `table` already refers to `kind` `name`."""
         seen = self.uses.get((kind, name, table))
@@ -105,7 +78,7 @@ class Draft:
         seen[1] += 1
         return True
 
-    def refer(self, kind: str, name: str, table: str, key: str, line: int) -> None:
+    def refer_entry(self, kind: str, name: str, table: str, key: str, line: int) -> None:
         """A use of a named object (kind = SONiC table name) by entry `table|key`. Uses from
         one table are recorded once, on the first entry (`by` then says how many more there
         are): a 64-port config_db names its WRED profile in hundreds of QUEUE entries."""
@@ -115,5 +88,4 @@ class Draft:
             seen[1] += 1
             return
         self.uses[use] = [len(self.references), 1]
-        by = f"{table}|{key}"
-        self.references.append(Reference(kind=kind, name=name, by=by, source=self.at(line)))
+        self.refer(kind, name, f"{table}|{key}", line)

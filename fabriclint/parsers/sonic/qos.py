@@ -75,7 +75,7 @@ def _named(draft: Draft, entry: Entry, name: str, found: tuple[str, int], table:
     if not target:
         draft.skip(f'"{name}": "{found[0]}"', f"{entry.name}: empty reference", found[1])
         return None
-    draft.refer(kind or table, target, entry.table, entry.key, found[1])
+    draft.refer_entry(kind or table, target, entry.table, entry.key, found[1])
     if kind is not None and kind != table:
         reason = f"{entry.name}: {name} names a {kind} entry, not a {table} entry"
         draft.skip(f'"{name}": "{found[0]}"', reason, found[1])

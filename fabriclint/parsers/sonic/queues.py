@@ -228,7 +228,7 @@ def read_queues(
             shape = shapes[look] = _shape(draft, entry, objects)
         for kind, name, by in shape.refs:
             if not draft.known(kind, name, "QUEUE"):
-                draft.refer(kind, name, "QUEUE", key, fields.line(by))
+                draft.refer_entry(kind, name, "QUEUE", key, fields.line(by))
         if len(fields) > (sched is not None) + (wred is not None):
             _extra_fields(draft, entry)
         own = draft.at(entry.line)
