@@ -229,7 +229,7 @@ def test_internal_error_without_a_place_lists_the_inputs(monkeypatch: pytest.Mon
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("fabriclint.parsers.opensm._build", broken)
+    monkeypatch.setattr("fabriclint.parsers.opensm.input_role", broken)
     outputs = {
         "opensm.conf": RawOutput(text="sm_priority 1\n", file="sm01/opensm.conf.txt"),
         "sminfo": RawOutput(text="", file="sm01/sminfo.txt"),

@@ -10,10 +10,12 @@ import pytest
 
 from fabriclint.models.common import Source
 from fabriclint.models.raw import RawDevice, RawOutput
+from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers import get_parser
 from fabriclint.parsers.cumulus.draft import Draft as CumulusDraft
 from fabriclint.parsers.junos.draft import Draft as JunosDraft
 from fabriclint.parsers.kit.draft import BaseDraft
+from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.merge import Merge, by_key, last, stack, update, update_unless
 from fabriclint.parsers.nxos.draft import Draft as NxosDraft
 from fabriclint.parsers.sonic.draft import Draft as SonicDraft
@@ -25,8 +27,8 @@ FAMILIES = {
     "junos": ("junos", "parse_text", "show configuration", "system { }\n", "Junos"),
     "sonic": ("sonic", "build_state", "config_db.json", '{"PORT": {}}\n', "SONiC"),
     "cumulus": ("cumulus", "build_state", "nv config show -o yaml", "- set: {}\n", "Cumulus"),
-    "mlnx-host": ("mlnx_host", "_build", "ibstat", "CA 'mlx5_0'\n", "mlx5_0"),
-    "opensm": ("opensm", "_build", "opensm.conf", "sm_priority 15\n", "OpenSM"),
+    "mlnx-host": ("mlnx_host", "_netdev_links", "ibstat", "CA 'mlx5_0'\n", "mlx5_0"),
+    "opensm": ("opensm", "_add_conf", "opensm.conf", "sm_priority 15\n", "OpenSM"),
 }
 FAMILIES["mlnx-host"] = (*FAMILIES["mlnx-host"][:4], "mlnx-host")
 
@@ -162,3 +164,32 @@ def test_one_level_is_itself_and_none_is_empty() -> None:
     only = _Level(mode="a")
     assert stack([only], _Level, _HOW) is only
     assert stack([], _Level, _HOW) == _Level()
+
+
+def test_a_draft_hands_its_records_over_in_input_order() -> None:
+    draft = BaseDraft(file="run.txt")
+    draft.skip("b", "r", 9)
+    draft.skip("a", "r", 2)
+    draft.skip("default", "r", None)
+    draft.skip("other", "r", Source(file="another.txt", line=1))
+    draft.define("qos-profile", "ROCE", 3)
+    state = DeviceState(name="sw1", platform="eos")
+    draft.hand_over(state)
+    assert [u.text for u in state.unparsed] == ["other", "default", "a", "b"]
+    assert state.definitions == draft.definitions
+
+
+def test_a_missing_or_empty_output_is_a_problem() -> None:
+    def problem(outputs: dict[str, RawOutput]) -> InputProblem | None:
+        raw = RawDevice(name="sw1", platform="eos", outputs=outputs)
+        return missing_or_empty(raw, "show running-config", "EOS")
+
+    missing = problem({})
+    assert missing is not None and missing.source is None
+    assert missing.message == (
+        "no 'show running-config' output: the EOS configuration could not be read"
+    )
+    empty = problem({"show running-config": RawOutput(text=" \n\t\n", file="sw1/run.txt")})
+    assert empty is not None and empty.message == "'show running-config' output is empty"
+    assert empty.source == Source(file="sw1/run.txt")
+    assert problem({"show running-config": RawOutput(text="hostname a\n", file="f")}) is None

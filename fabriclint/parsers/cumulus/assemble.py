@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from fabriclint.models.common import source_at
-from fabriclint.models.state import DeviceState, Interface, PfcConfig, QosConfig, Unparsed
+from fabriclint.models.state import DeviceState, Interface, PfcConfig, QosConfig
 from fabriclint.parsers.cumulus import draft as kinds
 from fabriclint.parsers.cumulus.defaults import watchdog
 from fabriclint.parsers.cumulus.draft import GLOBAL, Draft, PortDraft
@@ -45,9 +45,7 @@ class Builder:
             state.mark("os_version", draft.os_version[1])
         for port in sorted(draft.ports.values(), key=lambda p: _port_order(p.name)):
             state.interfaces[port.name] = self.interface(port)
-        state.definitions = draft.definitions
-        state.references = draft.references
-        state.unparsed = sorted(draft.unparsed, key=_where)
+        draft.hand_over(state)
         state.problems = draft.problems
         return state
 
@@ -152,11 +150,6 @@ def _numeric(digits: str) -> tuple[int, str]:
     bad input must sort, not raise: int() refuses more than 4300 digits)."""
     significant = digits.lstrip("0")
     return (len(significant), significant)
-
-
-def _where(item: Unparsed) -> tuple[str, int]:
-    source = item.source
-    return (source.file, source.line or 0) if source is not None else ("", 0)
 
 
 def build_state(name: str, draft: Draft) -> DeviceState:

@@ -18,6 +18,7 @@ from fabriclint.parsers.eos.draft import Draft
 from fabriclint.parsers.eos.nested import Sub, report_qos_words
 from fabriclint.parsers.eos.show import parse_show_interfaces
 from fabriclint.parsers.eos.toplevel import Block, top_line
+from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
 
 # An EOS running-config (or a fragment of one) has at least one top-level line starting with one of
@@ -52,13 +53,10 @@ def parse(raw: RawDevice) -> DeviceState:
 
 
 def _config_problem(raw: RawDevice) -> InputProblem | None:
+    problem = missing_or_empty(raw, RUNNING_CONFIG, "EOS")
     config = raw.outputs.get(RUNNING_CONFIG)
-    if config is None:
-        message = f"no '{RUNNING_CONFIG}' output: the EOS configuration could not be read"
-        return InputProblem(kind="unparseable", message=message)
-    if not config.text.strip():
-        message = f"'{RUNNING_CONFIG}' output is empty"
-        return InputProblem(kind="unparseable", message=message, source=Source(file=config.file))
+    if problem is not None or config is None:
+        return problem
     if _EOS_MARK.search(config.text) is None:
         message = (
             f"'{RUNNING_CONFIG}' does not look like an EOS configuration "

@@ -37,14 +37,8 @@ def build_state(
     for iface_name, seen in shown.items():
         if iface_name not in state.interfaces:
             state.interfaces[iface_name] = _shown_only(iface_name, seen)
-    state.definitions = draft.definitions
-    state.references = draft.references
-    state.unparsed = sorted(draft.unparsed, key=_line_of)
+    draft.hand_over(state)
     return state
-
-
-def _line_of(item: Unparsed) -> int:
-    return item.source.line or 0 if item.source is not None else 0
 
 
 def _root(draft: Draft, layer: Layer) -> Layer | None:

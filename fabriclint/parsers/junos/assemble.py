@@ -5,7 +5,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 from fabriclint.models.common import Source
-from fabriclint.models.state import DeviceState, Interface, Unparsed
+from fabriclint.models.state import DeviceState, Interface
 from fabriclint.parsers.junos.draft import ALL_INTERFACES, CosPort, Draft, Port, Unit
 from fabriclint.parsers.junos.qos import QosBuilder
 from fabriclint.parsers.junos.values import (
@@ -30,14 +30,8 @@ def build_state(name: str, d: Draft) -> DeviceState:
     wildcards, merged = _wildcards(d), dict[str, CosPort]()
     for port_name in _port_names(d):
         state.interfaces[port_name] = _interface(d, builder, (wildcards, merged), port_name)
-    state.definitions = d.definitions
-    state.references = d.references
-    state.unparsed = sorted(d.unparsed, key=_line_of)
+    d.hand_over(state)
     return state
-
-
-def _line_of(item: Unparsed) -> int:
-    return item.source.line or 0 if item.source is not None else 0
 
 
 def _port_names(d: Draft) -> list[str]:

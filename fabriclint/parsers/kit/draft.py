@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from fabriclint.models.common import Source, source_at
-from fabriclint.models.state import Definition, Reference, Unparsed
+from fabriclint.models.state import Definition, DeviceState, Reference, Unparsed
 
 Where = int | Source | None
 """A line of the draft's file (None or 0: no line), or a Source of any file."""
@@ -61,3 +61,15 @@ class BaseDraft:
     def refer(self, kind: str, name: str, by: str, place: Where) -> None:
         """Record a use of a named object by `by`."""
         self.references.append(Reference(kind=kind, name=name, by=by, source=self.where(place)))
+
+    def hand_over(self, state: DeviceState) -> None:
+        """Give `state` the records: definitions, references, unparsed lines in input order."""
+        state.definitions = self.definitions
+        state.references = self.references
+        state.unparsed = sorted(self.unparsed, key=_input_order)
+
+
+def _input_order(item: Unparsed) -> tuple[str, int]:
+    """Sort key: by file, then line (a file's defaults first); stable for equal places."""
+    source = item.source
+    return (source.file, source.line or 0) if source is not None else ("", 0)

@@ -122,11 +122,6 @@ class _Parsed:
 def parse(raw: RawDevice) -> DeviceState:
     """Parse one ConnectX host. Pure; never raises: bad input becomes `problems`/`unparsed`."""
     state = DeviceState(name=raw.name, platform=raw.platform)
-    _build(raw, state)
-    return state
-
-
-def _build(raw: RawDevice, state: DeviceState) -> None:
     inputs = _Inputs()
     log = Log()
     for cmd, out in sorted(raw.outputs.items()):
@@ -150,6 +145,7 @@ def _build(raw: RawDevice, state: DeviceState) -> None:
     _add_roce_tos(state, inputs, parsed, log)
     _set_os_version(state)
     state.unparsed, state.problems = log.unparsed, log.problems
+    return state
 
 
 def _netdev_links(inputs: _Inputs, log: Log) -> dict[str, NetdevLink]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fabriclint.models.common import source_at
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
+from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.parsers.nxos.assemble import build_state
 from fabriclint.parsers.nxos.draft import Draft
@@ -28,7 +29,7 @@ def parse(raw: RawDevice) -> DeviceState:
     show_key = next((k for k in _SHOW_ALIASES if k in raw.outputs), None)
     show = raw.outputs.get(show_key) if show_key else None
     draft = Draft(file=config.file if config else show.file if show else RUNNING_CONFIG)
-    problem = _missing(raw)
+    problem = missing_or_empty(raw, RUNNING_CONFIG, "NX-OS")
     if problem is None and config is not None:
         walk(draft, config.text)
         problem = _not_nxos(draft, config.text)
@@ -43,17 +44,6 @@ def parse(raw: RawDevice) -> DeviceState:
         )
     state.inputs = [cmd for cmd in (RUNNING_CONFIG, *_SHOW_ALIASES) if cmd in raw.outputs]
     return state
-
-
-def _missing(raw: RawDevice) -> InputProblem | None:
-    config = raw.outputs.get(RUNNING_CONFIG)
-    if config is None:
-        message = f"no '{RUNNING_CONFIG}' output: the NX-OS configuration could not be read"
-        return InputProblem(kind="unparseable", message=message)
-    if not config.text.strip():
-        message = f"'{RUNNING_CONFIG}' output is empty"
-        return InputProblem(kind="unparseable", message=message, source=source_at(config.file))
-    return None
 
 
 def _not_nxos(draft: Draft, text: str) -> InputProblem | None:

@@ -13,7 +13,6 @@ from fabriclint.models.state import (
     PfcWatchdog,
     QosConfig,
     QueueConfig,
-    Unparsed,
 )
 from fabriclint.parsers.kit.merge import Merge, last, stack, update
 from fabriclint.parsers.nxos.draft import NETWORK_QOS, QOS, QUEUING, Applied, Draft, Lined
@@ -60,18 +59,12 @@ def build_state(
         built = Built(draft, net)
         state.qos = device_qos(built)
         state.interfaces = build_interfaces(draft, shown, lambda port: port_qos(built, port), net)
-        state.definitions = draft.definitions
-        state.references = draft.references
+        draft.hand_over(state)
     else:
         state.interfaces = build_interfaces(
             Draft(file=draft.file), shown, lambda port: None, NetQos()
         )
-    state.unparsed = sorted(draft.unparsed, key=_line_of) if with_config else []
     return state
-
-
-def _line_of(item: Unparsed) -> int:
-    return item.source.line or 0 if item.source is not None else 0
 
 
 def device_qos(built: Built) -> QosConfig:

@@ -45,11 +45,6 @@ def input_role(command: str) -> str | None:
 def parse(raw: RawDevice) -> DeviceState:
     """Parse one SM node. Pure; never raises: bad input becomes `problems`."""
     state = DeviceState(name=raw.name, platform=raw.platform)
-    _build(raw, state)
-    return state
-
-
-def _build(raw: RawDevice, state: DeviceState) -> None:
     texts: dict[str, list[Text]] = {}
     log = Log()
     for cmd, out in sorted(raw.outputs.items()):
@@ -71,6 +66,7 @@ def _build(raw: RawDevice, state: DeviceState) -> None:
         ib.sminfo.extend(_parse_sminfo(text, log))
     state.problems.extend(log.problems)
     state.unparsed.extend(log.unparsed)
+    return state
 
 
 def _add_conf(state: DeviceState, ib: InfinibandState, text: Text) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from fabriclint.models.state import DeviceState, Interface, QosConfig, QueueConfig, Unparsed
+from fabriclint.models.state import DeviceState, Interface, QosConfig, QueueConfig
 from fabriclint.parsers.kit.common import is_digits
 from fabriclint.parsers.sonic.buffer import Buffers, read_buffers
 from fabriclint.parsers.sonic.draft import Draft
@@ -75,14 +75,8 @@ def build_state(name: str, draft: Draft, tables: Tables) -> DeviceState:
         state.interfaces[port] = iface
     _facts(state, tables)
     draft.flush()
-    state.definitions = draft.definitions
-    state.references = draft.references
-    state.unparsed = sorted(draft.unparsed, key=_line_of)
+    draft.hand_over(state)
     return state
-
-
-def _line_of(item: Unparsed) -> int:
-    return (item.source.line or 0) if item.source is not None else 0
 
 
 def _port_entries(draft: Draft, tables: Tables) -> dict[str, Entry]:
