@@ -1,6 +1,6 @@
 """Arista EOS parser: `show running-config` (+ `show interfaces`) to a DeviceState.
 
-The running-config is read into blocks (eos/text.py), collected into a Draft (eos/toplevel.py,
+The running-config is read into blocks (eos/text.py), recorded in a Draft (eos/toplevel.py,
 eos/nested.py) and assembled into the model (eos/assemble.py, eos/qos.py).
 Semantics and defaults assumed are documented in docs/platforms/eos.md.
 """

@@ -1,7 +1,7 @@
 """Juniper Junos parser: `show configuration` (curly-brace or `| display set`) to a DeviceState.
 
-The text is read into flat statements (junos/text.py), collected into a Draft (junos/toplevel.py,
-junos/cos.py) and built into the model (junos/assemble.py, junos/qos.py, junos/sched.py).
+The text is read into flat statements (junos/text.py), recorded in a Draft (junos/toplevel.py,
+junos/cos.py) and assembled into the model (junos/assemble.py, junos/qos.py, junos/sched.py).
 Semantics and defaults assumed are documented in docs/platforms/junos.md.
 """
 

@@ -1,4 +1,4 @@
-"""Working state of the Junos parser: what one pass over the statements collects.
+"""Working state of the Junos parser: what one pass over the statements records.
 
 Values are kept with their line numbers; Sources are made when the DeviceState is built.
 """

@@ -1,4 +1,4 @@
-"""Collect what the Junos statements say into a Draft: top-level sections and `interfaces`.
+"""What the Junos top-level statements say, recorded in the Draft: sections and `interfaces`.
 
 `class-of-service` statements go to junos/cos.py. Sections not listed here are ignored.
 """

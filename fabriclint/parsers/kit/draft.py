@@ -1,7 +1,7 @@
 """What every draft records the same way: where a value was written, what the input defines and
 refers to by name, and what it says that the model has no place for.
 
-A platform's `Draft` subclasses `BaseDraft` and adds the settings it collects. A place is a line
+A platform's `Draft` subclasses `BaseDraft` and adds the settings it records. A place is a line
 number of the draft's `file` (None or 0: the file as a whole, where platform defaults come from)
 or, for a family that reads several files into one draft, a ready `Source`.
 """

@@ -1,6 +1,6 @@
 """Cisco NX-OS parser: `show running-config` (+ `show interface`) to a DeviceState.
 
-The running-config is read into blocks (nxos/text.py), collected into a Draft (nxos/toplevel.py,
+The running-config is read into blocks (nxos/text.py), recorded in a Draft (nxos/toplevel.py,
 nxos/policy.py) and assembled into the model (nxos/assemble.py, nxos/qos.py, nxos/ports.py).
 Semantics and defaults assumed are documented in docs/platforms/nxos.md.
 """

@@ -1,4 +1,4 @@
-"""Working state of the NX-OS parser: what one pass over the running-config collects."""
+"""Working state of the NX-OS parser: what one pass over the running-config records."""
 
 from __future__ import annotations
 
