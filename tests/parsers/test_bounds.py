@@ -210,7 +210,7 @@ def test_internal_error_names_the_file_and_line(monkeypatch: pytest.MonkeyPatch)
     def broken(value: str) -> int:
         raise KeyError("boom")
 
-    monkeypatch.setattr("fabriclint.parsers.mlnx_host.leading_int", broken)
+    monkeypatch.setattr("fabriclint.parsers.mlnx_host.assemble.leading_int", broken)
     devinfo = (
         "hca_id:\tmlx5_0\n\tfw_ver:\t\t\t28.39.1002\n\t\tport:\t1\n\t\t\tactive_mtu:\t4096 (5)\n"
     )
