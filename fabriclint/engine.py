@@ -395,7 +395,7 @@ def parse(readout: Readout, opts: CheckOptions) -> Parsed:
 
 def _parse_device(ledger: Ledger, name: str, found: DeviceInput) -> DeviceState | None:
     """One device's state with its status in the ledger (None: no parser for its platform)."""
-    state, reason = _parse_one(name, found.raw, found.platform)
+    state, reason = _parse_one(found.raw, found.platform)
     if state is None:
         ledger.lose(name, "unsupported", reason or "not parsed")
         return None
@@ -405,19 +405,11 @@ def _parse_device(ledger: Ledger, name: str, found: DeviceInput) -> DeviceState 
     return state
 
 
-def _parse_one(name: str, raw: Any, platform: str) -> tuple[DeviceState | None, str | None]:
+def _parse_one(raw: Any, platform: str) -> tuple[DeviceState | None, str | None]:
     parser = get_parser(platform)
     if parser is None:
         return None, f"no parser for platform '{platform}' yet"  # unsupported
-    try:
-        return parser(raw), None
-    except Exception as exc:  # a parser bug must make the device incomplete, never crash the run
-        state = DeviceState(name=name, platform=platform)
-        first = next(iter(raw.outputs.values()), None)
-        source = Source(file=first.file) if first else None
-        message = f"parser failed: {type(exc).__name__}: {exc}"
-        state.problems.append(InputProblem(kind="unparseable", message=message, source=source))
-        return state, None
+    return parser(raw), None  # a parser never raises (parsers/kit/internal.never_raises)
 
 
 def _require_ports(state: DeviceState, raw: Any, cabled: int) -> None:

@@ -76,6 +76,19 @@ def test_layer_does_not_import(layer: str, banned: str) -> None:
         assert not bad, f"{path} imports {bad}: {layer}/ must not import {banned}"
 
 
+def test_platform_parsers_share_only_the_kit() -> None:
+    """A platform package imports the kit and itself; the kit imports no platform."""
+    parsers = PKG / "parsers"
+    packages = [p for p in parsers.iterdir() if (p / "__init__.py").is_file()]
+    assert {p.name for p in packages} >= {"kit", "eos", "nxos", "junos", "sonic", "cumulus"}
+    for package in packages:
+        allowed = {"fabriclint.parsers.kit", f"fabriclint.parsers.{package.name}"}
+        for path in package.rglob("*.py"):
+            mods = [m for m in _imports(path) if m.startswith("fabriclint.parsers")]
+            bad = [m for m in mods if not {m, m.rsplit(".", 1)[0]} & allowed]
+            assert not bad, f"{path} imports {bad}"
+
+
 def test_help_does_not_import_heavy_libraries() -> None:
     code = (
         "import sys\n"

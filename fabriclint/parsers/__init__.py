@@ -30,15 +30,17 @@ SUPPORTED_PLATFORMS: tuple[str, ...] = tuple(p for p, m in MODULES.items() if _e
 
 def get_parser(platform: str) -> Parser | None:
     """The parser for `platform`; None when the platform has no parser yet. The parser first
-    recognises whether the text is its platform's at all (parsers/signature.py): another OS's
+    recognises whether the text is its platform's at all (parsers/kit/signature.py): another OS's
     configuration that parsed without error gives a state with only a PARSE003 problem ("this
-    looks like Dell OS10, not eos"), never a clean device."""
+    looks like Dell OS10, not eos"), never a clean device. The parser never raises."""
     module = MODULES.get(platform)
     if module is None or platform not in SUPPORTED_PLATFORMS:
         return None
     parse: Parser = importlib.import_module(module).parse
-    from fabriclint.parsers.signature import not_this_platform
+    from fabriclint.parsers.kit.internal import never_raises
+    from fabriclint.parsers.kit.signature import not_this_platform
 
+    @never_raises(platform, platform)  # the parse is safe already; this covers the signature check
     def checked(raw: RawDevice) -> DeviceState:
         state = parse(raw)
         if any(p.kind == "unparseable" for p in state.problems):

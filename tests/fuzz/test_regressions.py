@@ -213,7 +213,7 @@ def test_junos_unit_number_in_a_unicode_digit_does_not_crash(tmp_path: Path, dig
 
 
 def test_ibv_devinfo_port_in_a_circled_digit_does_not_crash(tmp_path: Path) -> None:
-    """`port:\t①` in ibv_devinfo: '①'.isdigit() is True, int('①') raises (mlnx_verbs)."""
+    """`port:\t①` in ibv_devinfo: '①'.isdigit() is True, int('①') raises (mlnx_host/verbs.py)."""
     edits = {"ibv_devinfo -v": lambda t: t.replace("port:\t1\n", "port:\t\u2460\n", 1)}
     result = check(tmp_path, "mlnx-host", "ib-cluster/gpu01", edits)
     assert not [p for p in result.states["gpu01"].problems if "error" in p.message]

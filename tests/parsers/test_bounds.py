@@ -14,11 +14,11 @@ from fabriclint.models.common import Source
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState
 from fabriclint.parsers import cumulus, eos, junos, mlnx_host, opensm, sonic
-from fabriclint.parsers.common import to_int
-from fabriclint.parsers.cumulus_text import to_int as cumulus_to_int
-from fabriclint.parsers.junos_values import to_int as junos_to_int
-from fabriclint.parsers.mlnx_common import leading_int
-from fabriclint.parsers.sonic_tables import as_int
+from fabriclint.parsers.cumulus.tokens import to_int as cumulus_to_int
+from fabriclint.parsers.junos.values import to_int as junos_to_int
+from fabriclint.parsers.kit.common import to_int
+from fabriclint.parsers.kit.lines import leading_int
+from fabriclint.parsers.sonic.tables import as_int
 
 NVUE = "nv config show -o yaml"
 SHOW = "nv show qos roce -o json"
@@ -164,9 +164,7 @@ ECN_UNICODE_PRIORITY = (
 
 def internal(state: DeviceState) -> list[str]:
     """Messages of the parser's own failures (the never-raise wrappers)."""
-    return [
-        p.message for p in state.problems if "parser error" in p.message or "failed" in p.message
-    ]
+    return [p.message for p in state.problems if "parser failed on this input" in p.message]
 
 
 @pytest.mark.parametrize(
@@ -212,7 +210,7 @@ def test_internal_error_names_the_file_and_line(monkeypatch: pytest.MonkeyPatch)
     def broken(value: str) -> int:
         raise KeyError("boom")
 
-    monkeypatch.setattr("fabriclint.parsers.mlnx_host.leading_int", broken)
+    monkeypatch.setattr("fabriclint.parsers.mlnx_host.assemble.leading_int", broken)
     devinfo = (
         "hca_id:\tmlx5_0\n\tfw_ver:\t\t\t28.39.1002\n\t\tport:\t1\n\t\t\tactive_mtu:\t4096 (5)\n"
     )
@@ -231,7 +229,7 @@ def test_internal_error_without_a_place_lists_the_inputs(monkeypatch: pytest.Mon
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("fabriclint.parsers.opensm._build", broken)
+    monkeypatch.setattr("fabriclint.parsers.opensm.input_role", broken)
     outputs = {
         "opensm.conf": RawOutput(text="sm_priority 1\n", file="sm01/opensm.conf.txt"),
         "sminfo": RawOutput(text="", file="sm01/sminfo.txt"),

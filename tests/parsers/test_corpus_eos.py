@@ -14,9 +14,10 @@ import pytest
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.resolve import resolve
 from fabriclint.models.state import DeviceState, Trust
-from fabriclint.parsers.eos import parse, walk
-from fabriclint.parsers.eos_draft import Draft
-from fabriclint.parsers.eos_qos import port_qos
+from fabriclint.parsers.eos import parse
+from fabriclint.parsers.eos.draft import Draft
+from fabriclint.parsers.eos.qos import port_qos
+from fabriclint.parsers.eos.text import walk
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "eos"
 if not CORPUS.is_dir():

@@ -12,9 +12,9 @@ from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.resolve import resolve
 from fabriclint.models.state import DeviceState, SchedulerMode, Trust
 from fabriclint.parsers.cumulus import parse
-from fabriclint.parsers.cumulus_blockyaml import Unsupported, read_block
-from fabriclint.parsers.cumulus_text import expand_ports, numbers, parse_bytes
-from fabriclint.parsers.cumulus_yaml import _compose, _convert, load
+from fabriclint.parsers.cumulus.blockyaml import Unsupported, read_block
+from fabriclint.parsers.cumulus.text import _compose, _convert, load
+from fabriclint.parsers.cumulus.tokens import expand_ports, numbers, parse_bytes
 from tests.rules.harness import Case, run_case
 
 NVUE = "nv config show -o yaml"

@@ -11,8 +11,8 @@ from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.resolve import resolve
 from fabriclint.models.state import DeviceState, SchedulerMode, Trust
 from fabriclint.parsers.eos import parse
-from fabriclint.parsers.eos_scope import parse_ecn
-from fabriclint.parsers.eos_text import speed_mbps, time_bytes
+from fabriclint.parsers.eos.nested import parse_ecn
+from fabriclint.parsers.eos.tokens import speed_mbps, time_bytes
 
 RC = "rc.txt"
 SI = "si.txt"

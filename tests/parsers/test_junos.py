@@ -13,7 +13,7 @@ from fabriclint.models.resolve import resolve
 from fabriclint.models.state import DeviceState, SchedulerMode, Trust
 from fabriclint.parsers import junos
 from fabriclint.parsers.junos import parse
-from fabriclint.parsers.junos_text import read_config, tokens
+from fabriclint.parsers.junos.text import read_config, tokens
 
 GOLDEN = Path(__file__).parent / "golden" / "junos"
 ROCE = (GOLDEN / "roce_leaf" / "show_configuration.txt").read_text()

@@ -11,7 +11,7 @@ from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.resolve import resolve
 from fabriclint.models.state import DeviceState, SchedulerMode, Trust
 from fabriclint.parsers.nxos import parse
-from fabriclint.parsers.nxos_text import interface_names, parse_values
+from fabriclint.parsers.nxos.tokens import interface_names, parse_values
 from tests.rules.harness import Case, found
 
 RC = "rc.txt"

@@ -1,4 +1,4 @@
-"""Each parser recognises whether a text is its platform's (parsers/signature.py, PARSE003).
+"""Each parser recognises whether a text is its platform's (parsers/kit/signature.py, PARSE003).
 
 The Dell fixtures under signature/ are written for these tests from the OS10 and OS9 (FTOS)
 configuration guides' syntax: `! Version 10.x` headers, `interface ethernet1/1/1`,
@@ -15,7 +15,7 @@ import pytest
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState
 from fabriclint.parsers import get_parser
-from fabriclint.parsers.signature import fingerprint, foreign
+from fabriclint.parsers.kit.signature import fingerprint, foreign
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"

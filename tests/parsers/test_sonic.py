@@ -14,7 +14,7 @@ from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.resolve import resolve
 from fabriclint.models.state import DeviceState, SchedulerMode, Trust
 from fabriclint.parsers.sonic import parse
-from fabriclint.parsers.sonic_json import key_lines
+from fabriclint.parsers.sonic.text import key_lines
 
 GOLDEN = Path(__file__).parent / "golden" / "sonic"
 FILE = "config_db.json"

@@ -23,7 +23,7 @@ from fabriclint.models.counters import (
 )
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import InputProblem
-from fabriclint.parsers.common import to_int
+from fabriclint.parsers.kit.common import to_int
 
 ABSENT = frozenset({"n/a", "na", "-", "--", ""})
 """What devices print for a counter they do not have."""

@@ -1,0 +1,77 @@
+"""Arista EOS parser: `show running-config` (+ `show interfaces`) to a DeviceState.
+
+The running-config is read into blocks (eos/text.py), recorded in a Draft (eos/toplevel.py,
+eos/nested.py) and assembled into the model (eos/assemble.py, eos/qos.py).
+Semantics and defaults assumed are documented in docs/platforms/eos.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from fabriclint.models.common import Source
+from fabriclint.models.raw import RawDevice
+from fabriclint.models.state import DeviceState, InputProblem
+from fabriclint.parsers.eos.assemble import build_state
+from fabriclint.parsers.eos.draft import Draft
+from fabriclint.parsers.eos.show import parse_show_interfaces
+from fabriclint.parsers.eos.text import walk
+from fabriclint.parsers.kit.inputs import missing_or_empty
+from fabriclint.parsers.kit.internal import never_raises
+from fabriclint.platforms.eos import INTERFACES as SHOW_INTERFACES
+from fabriclint.platforms.eos import RUNNING_CONFIG
+
+# An EOS running-config (or a fragment of one) has at least one top-level line starting with one of
+# these words; random text, a README or another vendor's JSON/YAML has none.
+_EOS_MARK = re.compile(
+    r"^(?:! device: |(?:interface|hostname|end|qos|priority-flow-control|class-map|policy-map|"
+    r"router|vlan|ip|ipv6|username|management|spanning-tree|service|no|aaa|logging|ntp|"
+    r"snmp-server|transceiver|daemon|mlag|dns|platform|hardware|lldp|vrf|route-map|"
+    r"queue-monitor|errdisable|load-interval|sflow|system|clock|banner|boot)\b)",
+    re.M,
+)
+
+
+@never_raises("eos", "EOS")
+def parse(raw: RawDevice) -> DeviceState:
+    """Parse an EOS device's outputs. Pure; never raises on bad input (problems are reported)."""
+    config = raw.outputs.get(RUNNING_CONFIG)
+    show = raw.outputs.get(SHOW_INTERFACES)
+    draft = Draft(file=config.file if config else show.file if show else RUNNING_CONFIG)
+    problem = _config_problem(raw)
+    if problem is None and config is not None:
+        walk(draft, config.text)
+    shown = parse_show_interfaces(show.text, show.file) if show is not None else {}
+    state = build_state(raw.name, draft, shown, with_config=problem is None)
+    for found in (problem, _show_problem(raw, shown)):
+        if found is not None:
+            state.problems.append(found)
+    state.inputs = [cmd for cmd in (RUNNING_CONFIG, SHOW_INTERFACES) if cmd in raw.outputs]
+    return state
+
+
+def _config_problem(raw: RawDevice) -> InputProblem | None:
+    problem = missing_or_empty(raw, RUNNING_CONFIG, "EOS")
+    config = raw.outputs.get(RUNNING_CONFIG)
+    if problem is not None or config is None:
+        return problem
+    if _EOS_MARK.search(config.text) is None:
+        message = (
+            f"'{RUNNING_CONFIG}' does not look like an EOS configuration "
+            "(no top-level EOS command such as 'interface', 'hostname', 'qos' or 'end')"
+        )
+        return InputProblem(
+            kind="unparseable", message=message, source=Source(file=config.file, line=1)
+        )
+    return None
+
+
+def _show_problem(raw: RawDevice, shown: Mapping[str, object]) -> InputProblem | None:
+    show = raw.outputs.get(SHOW_INTERFACES)
+    if show is None or shown or not show.text.strip():
+        return None
+    message = (
+        f"'{SHOW_INTERFACES}' has no 'EthernetN is up, line protocol is up' line: not EOS output"
+    )
+    return InputProblem(kind="unparseable", message=message, source=Source(file=show.file, line=1))

@@ -1,0 +1,65 @@
+"""Cisco NX-OS parser: `show running-config` (+ `show interface`) to a DeviceState.
+
+The running-config is read into blocks (nxos/text.py), recorded in a Draft (nxos/toplevel.py,
+nxos/policy.py) and assembled into the model (nxos/assemble.py, nxos/qos.py, nxos/ports.py).
+Semantics and defaults assumed are documented in docs/platforms/nxos.md.
+"""
+
+from __future__ import annotations
+
+from fabriclint.models.common import source_at
+from fabriclint.models.raw import RawDevice
+from fabriclint.models.state import DeviceState, InputProblem
+from fabriclint.parsers.kit.inputs import missing_or_empty
+from fabriclint.parsers.kit.internal import never_raises
+from fabriclint.parsers.nxos.assemble import build_state
+from fabriclint.parsers.nxos.draft import Draft
+from fabriclint.parsers.nxos.show import parse_show_interface
+from fabriclint.parsers.nxos.text import walk
+from fabriclint.platforms.nxos import INTERFACE as SHOW_INTERFACE
+from fabriclint.platforms.nxos import RUNNING_CONFIG
+
+_SHOW_ALIASES = (SHOW_INTERFACE, "show interfaces")
+
+
+@never_raises("nxos", "NX-OS")
+def parse(raw: RawDevice) -> DeviceState:
+    """Parse an NX-OS device's outputs. Pure; never raises on bad input (problems are reported)."""
+    config = raw.outputs.get(RUNNING_CONFIG)
+    show_key = next((k for k in _SHOW_ALIASES if k in raw.outputs), None)
+    show = raw.outputs.get(show_key) if show_key else None
+    draft = Draft(file=config.file if config else show.file if show else RUNNING_CONFIG)
+    problem = missing_or_empty(raw, RUNNING_CONFIG, "NX-OS")
+    if problem is None and config is not None:
+        walk(draft, config.text)
+        problem = _not_nxos(draft, config.text)
+    shown = parse_show_interface(show.text, show.file) if show is not None else {}
+    state = build_state(raw.name, draft, shown, with_config=problem is None)
+    if problem is not None:
+        state.problems.append(problem)
+    if show is not None and not shown and show.text.strip():
+        message = f"'{show_key}' output lists no interface (`NAME is up|down` lines)"
+        state.problems.append(
+            InputProblem(kind="unparseable", message=message, source=source_at(show.file, 1))
+        )
+    state.inputs = [cmd for cmd in (RUNNING_CONFIG, *_SHOW_ALIASES) if cmd in raw.outputs]
+    return state
+
+
+def _not_nxos(draft: Draft, text: str) -> InputProblem | None:
+    """An input that is not an NX-OS running-config at all (JSON, Junos, EOS, random text)."""
+    number, first = next(
+        ((n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()), (1, "")
+    )
+    reason = None
+    if first[:1] in ("{", "["):
+        reason = "it looks like JSON"
+    elif draft.foreign is not None:
+        reason = "it is an Arista EOS configuration (`! device: ... EOS-...` header)"
+        number = draft.foreign[1]
+    elif draft.recognized == 0:
+        reason = "no line is an NX-OS configuration statement"
+    if reason is None:
+        return None
+    message = f"'{RUNNING_CONFIG}' is not an NX-OS configuration: {reason}"
+    return InputProblem(kind="unparseable", message=message, source=source_at(draft.file, number))
