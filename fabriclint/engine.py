@@ -543,9 +543,11 @@ def exit_code_for(report: Report, fail_on: Severity) -> ExitCode:
 
 
 @contextmanager
-def _no_gc_pauses() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """Parsing allocates millions of small objects and few cycles: the cyclic collector's
-    repeated passes over them cost ~30-50 % of parse time for nothing. It runs again after."""
+    repeated passes over them cost ~30-50 % of parse time for nothing. It runs again after.
+    The CLI keeps it off from parsing through the rendered reports (a 100-switch check leaves
+    ~160 unreachable objects among ~430k: nothing to reclaim); nested uses are harmless."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -561,7 +563,7 @@ def run_check(opts: CheckOptions) -> CheckResult:
     fabric = load_fabric(opts.fabric_dir, option_models())
     _check_cli_codes(opts, [*BY_CODE, *(r.code for r in fabric.policy.site_rules)])
     snap = find_snapshot(fabric, opts)
-    with _no_gc_pauses():
+    with gc_paused():
         ctx = parse_snapshot(fabric, snap, opts)
     selection = Selection(
         fabric.policy,

@@ -6,6 +6,7 @@ normalized pieces combine, so rules never do.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -59,9 +60,49 @@ class Resolution(BaseModel):
     """Lines that took part, in chain order."""
 
 
+class StateMemo:
+    """What rules derive from one state and share: effective QoS per port, the ports in name
+    order, and anything else keyed in `extra` (rules/scope.py keeps its per-field sites here).
+
+    A plain slotted object in a module dict keyed by the state's id, not a pydantic private
+    attribute: reading one of those goes through BaseModel.__getattr__, and rules ask ~10^6
+    times on a large fabric. The entry goes when the state does (weakref.finalize), so an id
+    is never reused while its entry exists. A state is not changed once annotated; the port
+    order is still rebuilt if the interfaces dict is replaced or grows."""
+
+    __slots__ = ("_ports", "_ports_of", "effective", "extra")
+
+    def __init__(self) -> None:
+        self.effective: dict[str | None, QosConfig] = {}
+        self.extra: dict[Any, Any] = {}
+        self._ports: list[str] = []
+        self._ports_of: tuple[int, int] = (0, -1)
+
+    def ports(self, state: DeviceState) -> list[str]:
+        """The state's interface names, sorted (shared: do not modify)."""
+        key = (id(state.interfaces), len(state.interfaces))
+        if key != self._ports_of:
+            self._ports, self._ports_of = sorted(state.interfaces), key
+            self.extra.clear()  # derived from the old port set
+        return self._ports
+
+
+_MEMOS: dict[int, StateMemo] = {}
+
+
+def memo_of(state: DeviceState) -> StateMemo:
+    """The memo of `state` (created on first use, dropped with the state)."""
+    key = id(state)
+    found = _MEMOS.get(key)
+    if found is None:
+        found = _MEMOS[key] = StateMemo()
+        weakref.finalize(state, _MEMOS.pop, key, None)
+    return found
+
+
 def effective_qos(state: DeviceState, port: str | None) -> QosConfig:
     """The QoS that applies on `port`: per-port settings over device-wide ones, field by field."""
-    memo = state._effective_qos  # the memo lives with the state it describes
+    memo = memo_of(state).effective
     found = memo.get(port)
     if found is None:
         found = memo[port] = _merge(state, port)
