@@ -23,7 +23,7 @@ from fabriclint.models.resolve import (
     effective_qos,
     lossless_priorities,
     memo_of,
-    tc_lossless,
+    tc_priority,
 )
 from fabriclint.models.state import DeviceState, Interface, QosConfig
 from fabriclint.rules.base import Context, OptionsT, Rule
@@ -238,16 +238,29 @@ def sites(state: DeviceState, name: str) -> list[Site]:
 def _sites(state: DeviceState, ports: list[str], name: str) -> list[_Where]:
     device: _Where = (None, state.qos, [state.qos])
     out = [device]
-    for port in ports:
-        iface = state.interfaces[port]
-        if iface.qos is None:
-            continue
-        eff = effective_qos(state, port)
-        if getattr(iface.qos, name) is None:
+    for iface, own, eff in _overriding(state, ports):
+        if getattr(own, name) is None:
             device[2].append(eff)
         else:
             out.append((iface, eff, [eff]))
     return out
+
+
+def _overriding(
+    state: DeviceState, ports: list[str]
+) -> list[tuple[Interface, QosConfig, QosConfig]]:
+    """(port, its own QoS, its effective QoS) of each port with QoS of its own, in port order;
+    once per state (every field's sites start from it)."""
+    memo = memo_of(state)
+    found: list[tuple[Interface, QosConfig, QosConfig]] | None = memo.extra.get("overriding")
+    if found is None:
+        found = []
+        for port in ports:
+            iface = state.interfaces[port]
+            if iface.qos is not None:
+                found.append((iface, iface.qos, effective_qos(state, port)))
+        memo.extra["overriding"] = found
+    return found
 
 
 def _tcs(qos: QosConfig) -> set[int]:
@@ -260,15 +273,20 @@ def _tcs(qos: QosConfig) -> set[int]:
 
 
 def lossless_tcs(qos: QosConfig) -> set[int]:
-    """Traffic classes whose 802.1p priority has PFC (identity TC -> priority by default)."""
-    if not lossless_priorities(qos):
+    """Traffic classes whose 802.1p priority has PFC (identity TC -> priority by default):
+    `tc_lossless` of each class, with the lossless priorities worked out once."""
+    lossless = set(lossless_priorities(qos))
+    if not lossless:
         return set()
-    return {tc for tc in _tcs(qos) if tc_lossless(qos, tc)}
+    lossy = qos.lossy_tcs or ()
+    return {tc for tc in _tcs(qos) if tc not in lossy and tc_priority(qos, tc) in lossless}
 
 
 def lossless_queues(users: Iterable[QosConfig]) -> set[int]:
-    """Egress queues that carry a lossless traffic class in any of `users`."""
-    return {(q.tc_to_queue or {}).get(tc, tc) for q in users for tc in lossless_tcs(q)}
+    """Egress queues that carry a lossless traffic class in any of `users` (ports that inherit
+    one QoS object share it: each distinct object is looked at once)."""
+    distinct = {id(q): q for q in users}.values()
+    return {(q.tc_to_queue or {}).get(tc, tc) for q in distinct for tc in lossless_tcs(q)}
 
 
 def pfc_on(qos: QosConfig) -> bool:
