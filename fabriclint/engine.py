@@ -329,9 +329,17 @@ def _load_one(
         _missing(ctx, name, "unsupported", reason or "not parsed")
         return None
     _require_ports(state, loaded.raw, ctx.cabled_count.get(name, 0))
+    _drop_text(loaded.raw)
     unreadable = any(p.kind == "unparseable" for p in state.problems)
     ctx.status[name] = "unparseable" if unreadable else "ok"
     return state
+
+
+def _drop_text(raw: Any) -> None:
+    """Forget a parsed device's raw text: from here on only its file names are read (inline
+    suppressions re-read their files), and on a large fabric the texts weigh ~100 MB."""
+    for output in raw.outputs.values():
+        output.text = ""
 
 
 def _require_ports(state: DeviceState, raw: Any, cabled: int) -> None:
