@@ -35,6 +35,9 @@ _MERGED_FIELDS = (
     "profile",
 )
 
+_MERGED_SET = {*_MERGED_FIELDS, "sources", "conflicts"}
+"""The fields-set every merged QosConfig shares (what `_merge` gives; a 728-byte set each)."""
+
 
 class Resolution(BaseModel):
     """What happens to packets with one DSCP arriving on (and leaving by) one port."""
@@ -124,6 +127,7 @@ def _merge(state: DeviceState, port: str | None) -> QosConfig:
         values["pfc"] = over.pfc.model_copy(update={"watchdog": base.pfc.watchdog})
     # model_construct: both halves are already validated; this runs ~10^5 times on a big fabric.
     return QosConfig.model_construct(
+        _MERGED_SET,
         **values,
         sources={**base.sources, **over.sources},
         conflicts=[*base.conflicts, *over.conflicts],
