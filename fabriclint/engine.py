@@ -178,7 +178,6 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
     )
     ctx.memo[UNVERIFIED] = snap.unverified
     _annotate_all(ctx, fabric)
-    share_fields_sets(ctx.states.values())  # annotated: no state changes from here (memory)
     for name, loaded in snap.devices.items():
         if name not in fabric.inventory.devices:
             ctx.unexpected[name] = loaded.raw.platform if loaded.raw else "unknown platform"
@@ -332,6 +331,7 @@ def _load_one(
         return None
     _require_ports(state, loaded.raw, ctx.cabled_count.get(name, 0))
     _drop_text(loaded.raw)
+    share_fields_sets([state])
     unreadable = any(p.kind == "unparseable" for p in state.problems)
     ctx.status[name] = "unparseable" if unreadable else "ok"
     return state

@@ -2,9 +2,11 @@
 
 pydantic keeps on every model instance the set of field names it was given (`model_fields_set`):
 216 to 728 bytes each, about a quarter of a parsed state's memory (~200 MB at 1,000 switches).
-Once a state is parsed and annotated nothing changes it (rules only read), and nothing reads
-these sets for a state except pydantic's own `exclude_unset`, which no state dump uses. Sharing
-one set per distinct set of names keeps every `model_fields_set` answer the same.
+Once parsed, a state's objects are not changed (rules only read), except what the engine's
+annotation sets on the state and its interfaces (role, neighbor): setting a field adds its name
+to the instance's set, so those two models keep their own. Sharing one set per distinct set of
+names among the rest keeps every `model_fields_set` answer the same. Done per device as soon as
+it is parsed, so the sets are freed before the next device's are made (the peak, not the end).
 """
 
 from __future__ import annotations
@@ -16,12 +18,18 @@ from pydantic import BaseModel
 
 from fabriclint.models.common import Source
 
+_ANNOTATED = ("DeviceState", "Interface")
+"""Models the engine sets fields on after parsing: each keeps its own fields-set."""
+
+_INTERNED: dict[frozenset[str], set[str]] = {}
+"""The shared sets, by content (a few dozen distinct ones over every platform)."""
+
 
 def share_fields_sets(states: Iterable[BaseModel]) -> None:
-    """Give every model reachable from `states` the shared fields-set equal to its own."""
-    interned: dict[frozenset[str], set[str]] = {}
+    """Give every model reachable from `states` (but the annotated ones) the shared fields-set
+    equal to its own."""
     for state in states:
-        _share(state, interned)
+        _share(state, _INTERNED)
 
 
 def _share(root: BaseModel, interned: dict[frozenset[str], set[str]]) -> None:
@@ -43,6 +51,8 @@ def _share(root: BaseModel, interned: dict[frozenset[str], set[str]]) -> None:
 
 
 def _intern(obj: BaseModel, interned: dict[frozenset[str], set[str]]) -> None:
+    if type(obj).__name__ in _ANNOTATED:
+        return
     own = obj.__pydantic_fields_set__
     shared = interned.setdefault(frozenset(own), own)
     if shared is not own:
