@@ -17,7 +17,7 @@ from fabriclint import __version__
 from fabriclint.causes import link_causes
 from fabriclint.loaders.fabric import Fabric, display_path, load_fabric
 from fabriclint.models.common import Source
-from fabriclint.models.compact import share_fields_sets
+from fabriclint.models.compact import share_annotated_fields_sets, share_fields_sets
 from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Gap, Report, Summary
 from fabriclint.models.inventory import Inventory, Link
 from fabriclint.models.policy import Severity
@@ -178,6 +178,7 @@ def parse_snapshot(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> Contex
     )
     ctx.memo[UNVERIFIED] = snap.unverified
     _annotate_all(ctx, fabric)
+    share_annotated_fields_sets(ctx.states.values())  # no state changes from here (memory)
     for name, loaded in snap.devices.items():
         if name not in fabric.inventory.devices:
             ctx.unexpected[name] = loaded.raw.platform if loaded.raw else "unknown platform"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from fabriclint.drift.compare import _explain, _one_sided
 from fabriclint.models import resolve
 from fabriclint.models.common import Source, make_source
-from fabriclint.models.compact import share_fields_sets
+from fabriclint.models.compact import share_annotated_fields_sets, share_fields_sets
 from fabriclint.models.resolve import effective_qos
 from fabriclint.models.state import DeviceState, Interface, PfcConfig, QosConfig, Trust
 from fabriclint.rules.scope import sites
@@ -115,3 +115,13 @@ def test_sites_follow_ports_added_after_a_first_answer() -> None:
     assert [s.iface.name if s.iface else None for s in found] == [None, "Et1", "Et2"]
     assert len(found[0].users) == 2  # the device, and Et0 that inherits its PFC
     assert [s.iface.name if s.iface else None for s in sites(state, "trust")] == [None, "Et0"]
+
+
+def test_annotated_models_share_theirs_once_annotated() -> None:
+    state = _state()
+    share_fields_sets([state])
+    one, two = state.interfaces["Et1"], state.interfaces["Et2"]
+    one.neighbor = two.neighbor = "gpu01:eth0"  # what annotation does
+    share_annotated_fields_sets([state])
+    assert one.__pydantic_fields_set__ is two.__pydantic_fields_set__
+    assert one.model_fields_set == {"name", "qos", "neighbor"}

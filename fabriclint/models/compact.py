@@ -4,9 +4,10 @@ pydantic keeps on every model instance the set of field names it was given (`mod
 216 to 728 bytes each, about a quarter of a parsed state's memory (~200 MB at 1,000 switches).
 Once parsed, a state's objects are not changed (rules only read), except what the engine's
 annotation sets on the state and its interfaces (role, neighbor): setting a field adds its name
-to the instance's set, so those two models keep their own. Sharing one set per distinct set of
-names among the rest keeps every `model_fields_set` answer the same. Done per device as soon as
-it is parsed, so the sets are freed before the next device's are made (the peak, not the end).
+to the instance's set, so those two models share theirs only once annotated
+(`share_annotated_fields_sets`). Sharing one set per distinct set of names keeps every
+`model_fields_set` answer the same. The rest is done per device as soon as it is parsed, so the
+sets are freed before the next device's are made (the peak, not the end).
 """
 
 from __future__ import annotations
@@ -32,6 +33,15 @@ def share_fields_sets(states: Iterable[BaseModel]) -> None:
         _share(state, _INTERNED)
 
 
+def share_annotated_fields_sets(states: Iterable[BaseModel]) -> None:
+    """The same for the annotated models (each state and its interfaces), once annotation is
+    done: from then on nothing sets a field on them."""
+    for state in states:
+        _intern(state, _INTERNED, annotated=True)
+        for iface in getattr(state, "interfaces", {}).values():
+            _intern(iface, _INTERNED, annotated=True)
+
+
 def _share(root: BaseModel, interned: dict[frozenset[str], set[str]]) -> None:
     """Walk one state (iteratively: no recursion limit); shared sub-objects are visited once."""
     seen: set[int] = set()
@@ -50,8 +60,10 @@ def _share(root: BaseModel, interned: dict[frozenset[str], set[str]]) -> None:
             stack.extend(obj)
 
 
-def _intern(obj: BaseModel, interned: dict[frozenset[str], set[str]]) -> None:
-    if type(obj).__name__ in _ANNOTATED:
+def _intern(
+    obj: BaseModel, interned: dict[frozenset[str], set[str]], annotated: bool = False
+) -> None:
+    if type(obj).__name__ in _ANNOTATED and not annotated:
         return
     own = obj.__pydantic_fields_set__
     shared = interned.setdefault(frozenset(own), own)
