@@ -1,26 +1,40 @@
-"""Scale benchmark: a full `run_check` on synthetic RoCE fabrics against the I/O + regex floor.
+"""Scale benchmark: the whole `fabriclint check` CLI on synthetic RoCE fabrics against a floor.
 
-For each size (switches, 64 ports each, 8 dual-homed GPU hosts per leaf) the fabric is generated
-into a temporary directory with benchmarks/fabricgen.py, then two fresh subprocesses measure
+Two fabric shapes, each generated into a temporary directory by a fresh interpreter
+(benchmarks/fabricgen.py):
 
-* check: `fabriclint.engine.run_check` on it (wall time, peak RSS), and
-* floor: reading every manifest-listed file and scanning it with one regex (the least any
-  checker must do),
+* `goal` (the issue-12 goal shape): N Arista EOS leaves of 64 ports, each port carrying its own
+  `priority-flow-control` and watchdog lines (~715-line configs), cabled to N dual-homed
+  ConnectX hosts, with faults seeded on a few devices so the run has findings to report;
+* `old` (the first benchmark's shape): pods of 4 spines + 16 leaves whose ports inherit all QoS
+  from one profile, 8 dual-homed hosts per leaf, no findings.
 
-so the peaks of one never mix with the other or with generation. Prints a table, check/floor
-ratios, and the growth from the smallest size to the largest.
+For each size and case, two fresh subprocesses are timed side by side, `--repeat` times:
 
-    python benchmarks/check_scale.py                 # sizes 100 and 1000
-    python benchmarks/check_scale.py --sizes 20 100  # quicker
+* floor: reading every manifest-listed file and scanning it with one regex, in one process (the
+  least any checker must do; its time excludes interpreter start-up);
+* check: `fabriclint check FABRIC --snapshot bench` writing a text and a JSON report, run as the
+  installed CLI (start-up, imports, loading, parsing, rules, rendering: everything a user waits
+  for). Its peak RSS is the subprocess's own (os.wait4's rusage).
+
+Prints each run, the check/floor ratio (of the medians), per-device cost, and the growth between
+consecutive sizes (linear growth keeps the per-device time and memory flat).
+
+    python benchmarks/check_scale.py                        # quick: 100 switches, both cases
+    python benchmarks/check_scale.py --sizes 100 1000 2000  # the issue-12 figures
+    python benchmarks/check_scale.py --case goal --sizes 1000 --repeat 3
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import os
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,6 +48,8 @@ if str(ROOT) not in sys.path:
 
 EXAMPLE = ROOT / "inventories" / "roce-pod"
 SCAN = re.compile(r"^.*\b(?:mtu|MTU|priority-flow-control|random-detect|enable/\d)\b.*$", re.M)
+CASES = ("goal", "old")
+Json = dict[str, Any]
 
 
 def _rss_mb() -> float:
@@ -51,58 +67,82 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def generate(size: int, hosts_per_leaf: int, root: Path) -> dict[str, int]:
-    """Write a synthetic fabric of about `size` switches under `root`; return its shape."""
-    from benchmarks.fabricgen import FabricSpec, build_fabric, render_inventory, snapshot_devices
+# ---- the fabrics --------------------------------------------------------------------------------
+
+
+def goal_fabric(switches: int) -> Any:
+    """`switches` EOS leaves with per-port QoS lines, as many dual-homed hosts, a few faults.
+
+    Faults (each makes findings): every 50th leaf has one host port whose own PFC line says
+    priority 4 (the NIC and the intent say 3); every 100th has a host port at MTU 1500; every
+    100th host (from the 50th) trusts PCP on its first NIC."""
+    from benchmarks.fabricgen import FabricSpec, build_fabric
+
+    leaves = max(2, switches - switches % 2)
+    spec = FabricSpec(
+        name=f"goal-{leaves}", pods=1, spines_per_pod=0, leaves_per_pod=leaves, hosts_per_leaf=2
+    )
+    fabric = build_fabric(spec)
+    for sw in fabric.switches.values():
+        for port in sw.ports.values():
+            port.pfc_priorities = [3]
+            port.pfc_watchdog = True
+    for number, sw in enumerate(fabric.switches.values()):
+        if number % 50 == 0:
+            sw.ports["Ethernet1/1"].pfc_priorities = [4]
+        if number % 100 == 1:
+            sw.ports["Ethernet2/1"].mtu = 1500
+    for number, host in enumerate(fabric.hosts.values()):
+        if number % 100 == 50:
+            host.nics[0].trust = "pcp"
+    return fabric
+
+
+def old_fabric(switches: int, hosts_per_leaf: int = 8) -> Any:
+    """The first benchmark's shape: pods of 4 spines + 16 leaves, profile-only QoS, clean."""
+    from benchmarks.fabricgen import FabricSpec, build_fabric
+
+    return build_fabric(FabricSpec.for_switch_count(switches, hosts_per_leaf=hosts_per_leaf))
+
+
+def write_fabric(fabric: Any, root: Path) -> dict[str, int]:
+    """Write inventory, intent, policy and snapshot `bench` of `fabric` under `root`."""
+    from benchmarks.fabricgen import render_inventory, snapshot_devices
     from fabriclint.snapshot import write_snapshot
 
-    spec = FabricSpec.for_switch_count(size, hosts_per_leaf=hosts_per_leaf)
-    fabric = build_fabric(spec)
     root.mkdir(parents=True, exist_ok=True)
     (root / "inventory.yaml").write_text(render_inventory(fabric), encoding="utf-8")
-    for name in ("intent.yaml", "policy.yaml"):
-        shutil.copyfile(EXAMPLE / name, root / name)
+    shutil.copyfile(EXAMPLE / "policy.yaml", root / "policy.yaml")
+    intent = (EXAMPLE / "intent.yaml").read_text(encoding="utf-8")
+    if not any(sw.role == "spine" for sw in fabric.switches.values()):  # a role nothing uses
+        intent = intent.replace("  spine: {profile: roce-lossless}\n", "")
+    (root / "intent.yaml").write_text(intent, encoding="utf-8")
     devices = snapshot_devices(fabric)
     write_snapshot(root / "snapshots" / "bench", devices, source="candidate")
-    files = sum(len(outputs) for _, outputs in devices.values())
-    size_bytes = sum(len(t) for _, outputs in devices.values() for t in outputs.values())
+    configs = [o["show running-config"] for p, o in devices.values() if p == "eos"]
     return {
-        "switches": spec.spines + spec.leaves,
-        "hosts": spec.hosts,
+        "switches": len(fabric.switches),
+        "hosts": len(fabric.hosts),
         "devices": len(devices),
-        "files": files,
-        "bytes": size_bytes,
+        "files": sum(len(outputs) for _, outputs in devices.values()),
+        "bytes": sum(len(t) for _, outputs in devices.values() for t in outputs.values()),
+        "config_lines": round(statistics.mean(c.count("\n") for c in configs)) if configs else 0,
     }
 
 
-def measure_check(fabric_dir: Path) -> dict[str, Any]:
-    """Run the engine once (in this process) and report time and memory."""
-    t0 = time.perf_counter()
-    from fabriclint.engine import CheckOptions, run_check
-
-    imported = time.perf_counter()
-    rss_before = _rss_mb()
-    opts = CheckOptions(fabric_dir=fabric_dir, snapshot=fabric_dir / "snapshots" / "bench")
-    result = run_check(opts)
-    done = time.perf_counter()
-    findings: dict[str, int] = {}
-    for f in result.report.findings:
-        findings[f.rule] = findings.get(f.rule, 0) + 1
-    return {
-        "wall_s": done - imported,
-        "import_s": imported - t0,
-        "rss_before_mb": rss_before,
-        "peak_mb": _rss_mb(),
-        "exit_code": int(result.exit_code),
-        "complete": result.report.summary.complete,
-        "findings": findings,
-    }
+def generate(size: int, hosts_per_leaf: int, root: Path, case: str = "old") -> dict[str, int]:
+    """Write a synthetic fabric of about `size` switches under `root`; return its shape."""
+    fabric = goal_fabric(size) if case == "goal" else old_fabric(size, hosts_per_leaf)
+    return write_fabric(fabric, root)
 
 
-def measure_floor(fabric_dir: Path) -> dict[str, Any]:
+# ---- the measurements ---------------------------------------------------------------------------
+
+
+def measure_floor(fabric_dir: Path) -> Json:
     """Read every manifest-listed file and scan it with one regex: the cost floor."""
     rss_before = _rss_mb()
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     snapshot = fabric_dir / "snapshots" / "bench"
     manifest = json.loads((snapshot / "manifest.json").read_text(encoding="utf-8"))
     hits = 0
@@ -112,97 +152,159 @@ def measure_floor(fabric_dir: Path) -> dict[str, Any]:
             hits += sum(1 for _ in SCAN.finditer(text))
     return {
         "wall_s": time.perf_counter() - t0,
+        "cpu_s": time.process_time() - cpu0,
         "rss_before_mb": rss_before,
         "peak_mb": _rss_mb(),
         "hits": hits,
     }
 
 
-Json = dict[str, Any]
+def _cli() -> list[str]:
+    """The installed `fabriclint` script next to this interpreter, else the same entry point."""
+    script = Path(sys.executable).parent / "fabriclint"
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-c", "from fabriclint.cli import main; main()"]
+
+
+def measure_check(fabric_dir: Path, extra: list[str]) -> Json:
+    """Run `fabriclint check` (text + JSON reports to files) as a subprocess: wall, peak RSS."""
+    out = fabric_dir / "out"
+    out.mkdir(exist_ok=True)
+    cmd = [*_cli(), "check", str(fabric_dir), "--snapshot", "bench", *extra]
+    cmd += ["--format", "text", "--output", str(out / "report.txt")]
+    cmd += ["--format", "json", "--output", str(out / "report.json")]
+    with open(out / "stderr.txt", "wb") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, cwd=ROOT)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    summary = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    findings: dict[str, int] = {}
+    for f in summary["findings"]:
+        findings[f["rule"]] = findings.get(f["rule"], 0) + 1
+    return {
+        "wall_s": wall,
+        "peak_mb": usage.ru_maxrss / 1024,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "exit_code": proc.returncode,
+        "complete": summary["summary"]["complete"],
+        "findings": findings,
+    }
 
 
 def _child(*args: str) -> Json:
-    """Run this script in a fresh interpreter and return the JSON it prints last."""
+    """Run this script in a fresh interpreter and return the JSON it prints last (the fabric
+    directory goes first: `--case` takes several values)."""
     cmd = [sys.executable, str(Path(__file__).resolve()), *args]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT)
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def run(sizes: list[int], hosts_per_leaf: int, keep: Path | None) -> int:
-    """Generate, measure and print every size (each step in its own interpreter)."""
-    rows: list[tuple[Json, Json, Json]] = []
-    for size in sizes:
-        work = Path(tempfile.mkdtemp(prefix=f"fabriclint-bench-{size}-", dir=keep))
+def run_one(case: str, size: int, opts: argparse.Namespace) -> Json:
+    """Generate one fabric, then time floor and check side by side `opts.repeat` times."""
+    work = Path(tempfile.mkdtemp(prefix=f"fabriclint-bench-{case}-{size}-", dir=opts.keep))
+    try:
         t0 = time.perf_counter()
-        shape = _child("--generate", str(size), "--hosts-per-leaf", str(hosts_per_leaf), str(work))
+        hpl = str(opts.hosts_per_leaf)
+        shape = _child(str(work), "--generate", str(size), "--hosts-per-leaf", hpl, "--case", case)
         shape["generate_s"] = time.perf_counter() - t0
-        floor = _child("--measure", "floor", str(work))
-        check = _child("--measure", "check", str(work))
-        rows.append((shape, floor, check))
-        _print_row(shape, floor, check)
-        if keep is None:
-            shutil.rmtree(work)
+        _child("--measure", "floor", str(work))  # discarded: both then read from a warm cache
+        floors, checks = [], []
+        for _ in range(opts.repeat):
+            floors.append(_child("--measure", "floor", str(work)))
+            checks.append(measure_check(work, opts.check_args))
+    finally:
+        if opts.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    row = {"case": case, "shape": shape, "floors": floors, "checks": checks}
+    row["floor_s"] = statistics.median(f["wall_s"] for f in floors)
+    row["check_s"] = statistics.median(c["wall_s"] for c in checks)
+    row["floor_cpu_s"] = statistics.median(f["cpu_s"] for f in floors)
+    row["check_cpu_s"] = statistics.median(c["cpu_s"] for c in checks)
+    row["peak_mb"] = max(c["peak_mb"] for c in checks)
+    return row
+
+
+def _print_row(row: Json) -> None:
+    shape = row["shape"]
+    print(
+        f"\n== {row['case']}: {shape['switches']} switches, {shape['hosts']} hosts,"
+        f" {shape['files']} files, {shape['bytes'] / 1e6:.1f} MB,"
+        f" ~{shape['config_lines']}-line configs (generated in {shape['generate_s']:.1f} s)"
+    )
+    for floor, check in zip(row["floors"], row["checks"], strict=True):
+        print(
+            f"   floor {floor['wall_s']:7.2f} s (cpu {floor['cpu_s']:.2f} s, {floor['peak_mb']:.0f} MB)"
+            f"   check {check['wall_s']:7.2f} s (cpu {check['cpu_s']:.2f} s,"
+            f" peak RSS {check['peak_mb']:.0f} MB)   ratio {check['wall_s'] / floor['wall_s']:.1f}x"
+        )
+    last = row["checks"][-1]
+    per_device = 1000 * row["check_s"] / shape["devices"]
+    print(
+        f"   median check / floor: {row['check_s'] / row['floor_s']:.1f}x"
+        f" (cpu {row['check_cpu_s'] / row['floor_cpu_s']:.1f}x)"
+        f"   per device {per_device:.2f} ms   peak RSS {row['peak_mb']:.0f} MB"
+        f" ({row['peak_mb'] / shape['switches']:.2f} MB/switch)"
+    )
+    print(f"   exit {last['exit_code']}, complete={last['complete']}, findings {last['findings']}")
+
+
+def _print_growth(rows: list[Json]) -> None:
+    for before, after in itertools.pairwise(rows):
+        if before["case"] != after["case"]:
+            continue
+        scale = after["shape"]["devices"] / before["shape"]["devices"]
+        print(
+            f"\n== growth {before['case']} {before['shape']['switches']} ->"
+            f" {after['shape']['switches']} switches ({scale:.1f}x devices):"
+            f" check {after['check_s'] / before['check_s']:.1f}x"
+            f" (cpu {after['check_cpu_s'] / before['check_cpu_s']:.1f}x),"
+            f" floor {after['floor_s'] / before['floor_s']:.1f}x,"
+            f" peak RSS {after['peak_mb'] / before['peak_mb']:.1f}x"
+        )
+
+
+def run(opts: argparse.Namespace) -> int:
+    """Every case at every size, printed as it finishes; `--json` keeps the figures."""
+    rows: list[Json] = []
+    for case in opts.case:
+        for size in opts.sizes:
+            rows.append(run_one(case, size, opts))
+            _print_row(rows[-1])
     _print_growth(rows)
+    if opts.json is not None:
+        opts.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
     return 0
-
-
-def _print_row(shape: Json, floor: Json, check: Json) -> None:
-    print(
-        f"\n== {shape['switches']} switches, {shape['hosts']} hosts, {shape['devices']} devices,"
-        f" {shape['files']} files, {shape['bytes'] / 1e6:.1f} MB"
-        f" (generated in {shape['generate_s']:.1f} s)"
-    )
-    print(
-        f"   floor (read + 1 regex): {floor['wall_s']:8.2f} s   peak RSS {floor['peak_mb']:.0f} MB"
-        f" (at start {floor['rss_before_mb']:.0f} MB)"
-    )
-    print(
-        f"   full run_check:         {check['wall_s']:8.2f} s   peak RSS {check['peak_mb']:.0f} MB"
-        f" (after imports {check['rss_before_mb']:.0f} MB; imports {check['import_s']:.2f} s)"
-    )
-    per_device = 1000 * check["wall_s"] / shape["devices"]
-    print(
-        f"   check / floor: {check['wall_s'] / floor['wall_s']:.1f}x"
-        f"   per device: {per_device:.2f} ms   exit {check['exit_code']},"
-        f" complete={check['complete']}, findings {check['findings']}"
-    )
-
-
-def _print_growth(rows: list[tuple[Json, Json, Json]]) -> None:
-    if len(rows) < 2:
-        return
-    (s0, f0, c0), (s1, f1, c1) = rows[0], rows[-1]
-    mem0 = c0["peak_mb"] - c0["rss_before_mb"]
-    mem1 = c1["peak_mb"] - c1["rss_before_mb"]
-    print(
-        f"\n== growth {s0['switches']} -> {s1['switches']} switches"
-        f" ({s1['devices'] / s0['devices']:.1f}x devices):"
-        f" run_check time {c1['wall_s'] / c0['wall_s']:.1f}x,"
-        f" floor time {f1['wall_s'] / f0['wall_s']:.1f}x,"
-        f" run_check memory above imports {mem0:.0f} -> {mem1:.0f} MB ({mem1 / max(mem0, 1):.1f}x)"
-    )
 
 
 def main(argv: list[str] | None = None) -> int:
     """Command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000])
-    parser.add_argument("--hosts-per-leaf", type=int, default=8)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100], help="switch counts")
+    parser.add_argument("--case", choices=CASES, nargs="+", default=list(CASES))
+    parser.add_argument("--repeat", type=int, default=1, help="floor/check pairs per size")
+    parser.add_argument("--hosts-per-leaf", type=int, default=8, help="old case only")
     parser.add_argument("--keep", type=Path, help="generate under this folder and keep it")
-    parser.add_argument("--measure", choices=["check", "floor"], help=argparse.SUPPRESS)
+    parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    parser.add_argument(
+        "--check-args", nargs=argparse.REMAINDER, default=[], help="extra `check` options"
+    )
+    parser.add_argument("--measure", choices=["floor"], help=argparse.SUPPRESS)
     parser.add_argument("--generate", type=int, metavar="SIZE", help=argparse.SUPPRESS)
     parser.add_argument("fabric_dir", nargs="?", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.generate:
-        print(json.dumps(generate(args.generate, args.hosts_per_leaf, args.fabric_dir)))
+        case = args.case[0]
+        print(json.dumps(generate(args.generate, args.hosts_per_leaf, args.fabric_dir, case)))
         return 0
     if args.measure:
-        measure = measure_check if args.measure == "check" else measure_floor
-        print(json.dumps(measure(args.fabric_dir)))
+        print(json.dumps(measure_floor(args.fabric_dir)))
         return 0
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
-    return run(args.sizes, args.hosts_per_leaf, args.keep)
+    return run(args)
 
 
 if __name__ == "__main__":

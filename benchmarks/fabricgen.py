@@ -125,6 +125,10 @@ class Port:
     profile: str | None = "ROCE"
     trust: str | None = None
     """Interface-level `qos trust` overriding the profile."""
+    pfc_priorities: list[int] | None = None
+    """Interface-level `priority-flow-control` lines (on, then each no-drop priority)."""
+    pfc_watchdog: bool = False
+    """Interface-level `priority-flow-control pause watchdog`."""
     shutdown: bool = False
     link_up: bool = True
 
@@ -398,6 +402,11 @@ def _eos_port(port: Port) -> list[str]:
         lines.append(f"   service-profile {port.profile}")
     if port.trust:
         lines.append(f"   qos trust {port.trust}")
+    if port.pfc_priorities is not None:
+        lines.append("   priority-flow-control on")
+        lines += [f"   priority-flow-control priority {p} no-drop" for p in port.pfc_priorities]
+    if port.pfc_watchdog:
+        lines.append("   priority-flow-control pause watchdog")
     return [*lines, "!"]
 
 

@@ -188,7 +188,7 @@ def check(
     ),
 ) -> None:
     """Check a fabric: exit 0 clean, 1 findings, 2 input error, 3 incomplete."""
-    from fabriclint.engine import CheckOptions, UsageError, run_check
+    from fabriclint.engine import CheckOptions, UsageError, gc_paused, run_check
     from fabriclint.loaders.fabric import FabricError, display_path
     from fabriclint.snapshot import SnapshotError
     from fabriclint.suppress import BaselineError
@@ -226,16 +226,17 @@ def check(
         changed_since=changed_since,
         limit=limit or None,
     )
-    try:
-        with _progress() as step:
-            opts.progress = step
-            result = run_check(opts)
-    except FabricError as exc:
-        raise fail(exc.problems) from None
-    except (SnapshotError, UsageError, BaselineError) as exc:
-        raise fail([str(exc)]) from None
-    view = View(color, display_path(fabric / "inventory.yaml"), quiet, show_suppressed)
-    render_all(result, formats, outputs or [], view)
+    with gc_paused():  # from parsing through the rendered reports (engine.gc_paused)
+        try:
+            with _progress() as step:
+                opts.progress = step
+                result = run_check(opts)
+        except FabricError as exc:
+            raise fail(exc.problems) from None
+        except (SnapshotError, UsageError, BaselineError) as exc:
+            raise fail([str(exc)]) from None
+        view = View(color, display_path(fabric / "inventory.yaml"), quiet, show_suppressed)
+        render_all(result, formats, outputs or [], view)
     if statistics:
         _statistics(result, formats, outputs or [])
     if write_baseline is not None:

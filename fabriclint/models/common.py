@@ -21,10 +21,22 @@ class Source(BaseModel):
         return f"{self.file}:{self.line}" if self.line else self.file
 
 
+_FILE_AND_LINE = {"file", "line"}
+"""The fields-set every Source from `make_source` shares: pydantic keeps a 216-byte set per
+instance, and a frozen Source never changes its own (model_copy copies it first)."""
+
+
+def make_source(file: str, line: int | None = None) -> Source:
+    """A Source from a known str and int|None without re-validation, with the shared fields-set:
+    the same value as `Source(file=file, line=line)` at about half the memory and time (a
+    1,000-switch fabric has ~500k of them)."""
+    return Source.model_construct(_FILE_AND_LINE, file=file, line=line)
+
+
 @lru_cache(maxsize=1 << 16)
 def source_at(file: str, line: int | None = None) -> Source:
     """A shared Source (they are immutable): parsers build hundreds of thousands of them."""
-    return Source(file=file, line=line)
+    return make_source(file, line)
 
 
 class Located(BaseModel):

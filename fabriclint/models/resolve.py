@@ -6,6 +6,8 @@ normalized pieces combine, so rules never do.
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,6 +36,9 @@ _MERGED_FIELDS = (
     "profile",
 )
 
+_MERGED_SET = {*_MERGED_FIELDS, "sources", "conflicts"}
+"""The fields-set every merged QosConfig shares (what `_merge` gives; a 728-byte set each)."""
+
 
 class Resolution(BaseModel):
     """What happens to packets with one DSCP arriving on (and leaving by) one port."""
@@ -59,9 +64,49 @@ class Resolution(BaseModel):
     """Lines that took part, in chain order."""
 
 
+class StateMemo:
+    """What rules derive from one state and share: effective QoS per port, the ports in name
+    order, and anything else keyed in `extra` (rules/scope.py keeps its per-field sites here).
+
+    A plain slotted object in a module dict keyed by the state's id, not a pydantic private
+    attribute: reading one of those goes through BaseModel.__getattr__, and rules ask ~10^6
+    times on a large fabric. The entry goes when the state does (weakref.finalize), so an id
+    is never reused while its entry exists. A state is not changed once annotated; the port
+    order is still rebuilt if the interfaces dict is replaced or grows."""
+
+    __slots__ = ("_ports", "_ports_of", "effective", "extra")
+
+    def __init__(self) -> None:
+        self.effective: dict[str | None, QosConfig] = {}
+        self.extra: dict[Any, Any] = {}
+        self._ports: list[str] = []
+        self._ports_of: tuple[int, int] = (0, -1)
+
+    def ports(self, state: DeviceState) -> list[str]:
+        """The state's interface names, sorted (shared: do not modify)."""
+        key = (id(state.interfaces), len(state.interfaces))
+        if key != self._ports_of:
+            self._ports, self._ports_of = sorted(state.interfaces), key
+            self.extra.clear()  # derived from the old port set
+        return self._ports
+
+
+_MEMOS: dict[int, StateMemo] = {}
+
+
+def memo_of(state: DeviceState) -> StateMemo:
+    """The memo of `state` (created on first use, dropped with the state)."""
+    key = id(state)
+    found = _MEMOS.get(key)
+    if found is None:
+        found = _MEMOS[key] = StateMemo()
+        weakref.finalize(state, _MEMOS.pop, key, None)
+    return found
+
+
 def effective_qos(state: DeviceState, port: str | None) -> QosConfig:
     """The QoS that applies on `port`: per-port settings over device-wide ones, field by field."""
-    memo = state._effective_qos  # the memo lives with the state it describes
+    memo = memo_of(state).effective
     found = memo.get(port)
     if found is None:
         found = memo[port] = _merge(state, port)
@@ -83,6 +128,7 @@ def _merge(state: DeviceState, port: str | None) -> QosConfig:
         values["pfc"] = over.pfc.model_copy(update={"watchdog": base.pfc.watchdog})
     # model_construct: both halves are already validated; this runs ~10^5 times on a big fabric.
     return QosConfig.model_construct(
+        _MERGED_SET,
         **values,
         sources={**base.sources, **over.sources},
         conflicts=[*base.conflicts, *over.conflicts],
@@ -146,15 +192,27 @@ def traffic_classes(qos: QosConfig) -> set[int]:
 
 
 def lossless_tcs(qos: QosConfig) -> set[int]:
-    """Traffic classes whose 802.1p priority has PFC (identity TC -> priority by default)."""
-    if not lossless_priorities(qos):
+    """Traffic classes whose 802.1p priority has PFC (identity TC -> priority by default):
+    `tc_lossless` of each class, with the lossless priorities worked out once."""
+    lossless = set(lossless_priorities(qos))
+    if not lossless:
         return set()
-    return {tc for tc in traffic_classes(qos) if tc_lossless(qos, tc)}
+    lossy = qos.lossy_tcs or ()
+    return {
+        tc for tc in traffic_classes(qos) if tc not in lossy and tc_priority(qos, tc) in lossless
+    }
 
 
 def lossless_queues(qos: QosConfig) -> set[int]:
     """Egress queues that carry a lossless traffic class."""
     return {tc_queue(qos, tc) for tc in lossless_tcs(qos)}
+
+
+def lossless_queues_of(users: Iterable[QosConfig]) -> set[int]:
+    """Egress queues that carry a lossless traffic class in any of `users` (ports that inherit
+    one QoS object share it: each distinct object is looked at once)."""
+    distinct = {id(q): q for q in users}.values()
+    return set().union(*map(lossless_queues, distinct))
 
 
 def priority_tcs(qos: QosConfig, priority: int) -> list[int]:

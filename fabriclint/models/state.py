@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field
 
 from fabriclint import platforms
 from fabriclint.models.common import Located, Source
@@ -311,9 +311,6 @@ class DeviceState(Located):
     """Input problems (duplicate keys, unparseable files)."""
     inputs: list[str] = Field(default_factory=list)
     """Commands/files the state was built from."""
-
-    _effective_qos: dict[str | None, QosConfig] = PrivateAttr(default_factory=dict)
-    """Memo of effective per-port QoS (models/resolve.py); a state is not changed once annotated."""
 
     @property
     def kind(self) -> DeviceKind:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
+from fabriclint.models import resolve
 from fabriclint.models.counters import Counter, DeviceCounters, PortCounters
 from fabriclint.models.resolve import effective_qos
 from fabriclint.models.state import DeviceState
@@ -172,12 +173,4 @@ def lossless_queues(state: DeviceState | None, port: str) -> set[int] | None:
     if priorities is None or state is None:
         return None
     iface = next(i for n, i in state.interfaces.items() if n.lower() == port.lower())
-    qos = effective_qos(state, iface.name)
-    to_prio = qos.tc_to_priority or {}
-    to_queue = qos.tc_to_queue or {}
-    lossy = set(qos.lossy_tcs or [])
-    return {
-        to_queue.get(tc, tc)
-        for tc in range(8)
-        if tc not in lossy and to_prio.get(tc, tc) in priorities
-    }
+    return resolve.lossless_queues(effective_qos(state, iface.name))

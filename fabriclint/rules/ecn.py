@@ -10,7 +10,7 @@ from pydantic import Field
 
 from fabriclint.models.resolve import (
     Resolution,
-    lossless_queues,
+    lossless_queues_of,
     lossless_tcs,
     tc_priority,
     tc_queue,
@@ -278,7 +278,7 @@ class WredDropOnLossless(FaultRule[NoOptions]):
 
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
         for site in sites(state, "queues"):
-            lossless = set().union(*map(lossless_queues, site.users))
+            lossless = lossless_queues_of(site.users)
             for number, queue in sorted((site.qos.queues or {}).items()):
                 if queue.wred_drop and number in lossless:
                     yield Fault(

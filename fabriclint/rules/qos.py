@@ -10,7 +10,7 @@ from pydantic import Field
 from fabriclint.models.resolve import (
     Resolution,
     lossless_priorities,
-    lossless_queues,
+    lossless_queues_of,
     lossless_tcs,
 )
 from fabriclint.models.state import (
@@ -365,7 +365,7 @@ def _weight_faults(site: Site, percent: bool) -> Iterator[Fault]:
             actual=total,
             source=first(*(q.src("weight") for q in weighted.values())),
         )
-    for number in sorted(set().union(*map(lossless_queues, site.users))):
+    for number in sorted(lossless_queues_of(site.users)):
         queue = weighted.get(number)
         if queue is not None and queue.weight == 0:
             yield Fault(

@@ -22,6 +22,7 @@ from fabriclint.models.resolve import (
     Resolution,
     effective_qos,
     lossless_priorities,
+    memo_of,
 )
 from fabriclint.models.state import DeviceState, Interface, QosConfig
 from fabriclint.rules.base import Context, OptionsT, Rule
@@ -218,20 +219,47 @@ class Site:
         return locate(self.state, self.iface, source)
 
 
+_Where = tuple[Interface | None, QosConfig, list[QosConfig]]
+
+
 def sites(state: DeviceState, name: str) -> list[Site]:
-    """Device-wide first, then each port that overrides QoS field `name`, in port order."""
-    device = Site(state, None, state.qos, [state.qos])
+    """Device-wide first, then each port that overrides QoS field `name`, in port order.
+    Worked out once per state and field (every PFC/ECN/QOS rule asks); the memo keeps no
+    reference to the state, so it goes with it (models/resolve.py StateMemo)."""
+    memo = memo_of(state)
+    ports = memo.ports(state)
+    found: list[_Where] | None = memo.extra.get(("sites", name))
+    if found is None:
+        found = memo.extra[("sites", name)] = _sites(state, ports, name)
+    return [Site(state, iface, qos, users) for iface, qos, users in found]
+
+
+def _sites(state: DeviceState, ports: list[str], name: str) -> list[_Where]:
+    device: _Where = (None, state.qos, [state.qos])
     out = [device]
-    for port in sorted(state.interfaces):
-        iface = state.interfaces[port]
-        if iface.qos is None:
-            continue
-        eff = effective_qos(state, port)
-        if getattr(iface.qos, name) is None:
-            device.users.append(eff)
+    for iface, own, eff in _overriding(state, ports):
+        if getattr(own, name) is None:
+            device[2].append(eff)
         else:
-            out.append(Site(state, iface, eff, [eff]))
+            out.append((iface, eff, [eff]))
     return out
+
+
+def _overriding(
+    state: DeviceState, ports: list[str]
+) -> list[tuple[Interface, QosConfig, QosConfig]]:
+    """(port, its own QoS, its effective QoS) of each port with QoS of its own, in port order;
+    once per state (every field's sites start from it)."""
+    memo = memo_of(state)
+    found: list[tuple[Interface, QosConfig, QosConfig]] | None = memo.extra.get("overriding")
+    if found is None:
+        found = []
+        for port in ports:
+            iface = state.interfaces[port]
+            if iface.qos is not None:
+                found.append((iface, iface.qos, effective_qos(state, port)))
+        memo.extra["overriding"] = found
+    return found
 
 
 def pfc_on(qos: QosConfig) -> bool:
@@ -298,7 +326,7 @@ def roce_resolutions(
 def own_configs(state: DeviceState) -> Iterator[tuple[Interface | None, QosConfig]]:
     """The QoS settings as written: device-wide (None), then each port's own override."""
     yield None, state.qos
-    for name in sorted(state.interfaces):
+    for name in memo_of(state).ports(state):
         iface = state.interfaces[name]
         if iface.qos is not None:
             yield iface, iface.qos

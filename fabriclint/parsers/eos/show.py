@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from fabriclint.models.common import Source
+from fabriclint.models.common import Source, make_source
 
 # Only header lines and MTU lines matter; they are found with str.find (no per-line Python
 # work for the many counter lines) and then matched one by one.
@@ -39,7 +39,7 @@ def parse_show_interfaces(text: str, file: str) -> dict[str, ShownInterface]:
         line = text[start : end if end != -1 else len(text)]
         header = _HEADER.match(line)
         if header is not None:
-            current = _header(out, header, Source(file=file, line=number))
+            current = _header(out, header, make_source(file, number))
         elif current is not None and current.mtu is None:
             _mtu(current, line, file, number)
     return out
@@ -71,7 +71,7 @@ def _mtu(shown: ShownInterface, line: str, file: str, number: int) -> None:
     found = _MTU.match(line)
     if found is None:
         return
-    source = Source(file=file, line=number)
+    source = make_source(file, number)
     shown.mtu = (int(found.group(1)), source)
     if found.group(2) is not None:
         shown.speed_mbps = (int(found.group(2)) // 1000, source)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from fabriclint.models.common import Source, source_at
+from fabriclint.models.common import Source, make_source
 from fabriclint.models.state import Definition, DeviceState, Reference, Unparsed
 
 Where = int | Source | None
@@ -42,7 +42,7 @@ class BaseDraft:
         """The source of `line` of the input (0 or None: the file, no line)."""
         found = self.lines.get(line)
         if found is None:
-            found = self.lines[line] = source_at(self.file, line or None)
+            found = self.lines[line] = make_source(self.file, line or None)
         return found
 
     def where(self, place: Where) -> Source:
