@@ -14,6 +14,7 @@ import contextlib
 import functools
 import importlib
 import logging
+import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -136,6 +137,7 @@ class NetmikoCollector:
             raise classify(exc, where, self._scrub) from None
         if self._host_keys is not None:
             _use_host_keys(conn, self._host_keys)
+        _connect_without_delay(conn)
         with self._lock:
             self._live[target.name] = conn
         shell = self._login(conn, target, timeouts, where)
@@ -200,6 +202,28 @@ def _open_shell(conn: Any, timeout: float) -> ShellChannel:
     )
     shell.start(conn.device_type, timeout)
     return shell
+
+
+def _connect_without_delay(conn: Any) -> None:
+    """Connect the TCP socket paramiko will use ourselves, with TCP_NODELAY (as OpenSSH does).
+
+    paramiko leaves Nagle's algorithm on: during the handshake and authentication it sends
+    small messages back to back, and the second waits for the peer's delayed ACK (up to 40 ms
+    on Linux), which made a login on 127.0.0.1 take 50-95 ms instead of 5 ms. A socket from
+    the SSH config (ProxyCommand, ProxyJump) is left alone.
+    """
+    params = conn._connect_params_dict
+
+    def with_socket() -> dict[str, Any]:
+        args: dict[str, Any] = params()
+        if args.get("sock") is None:
+            address = (args["hostname"], args["port"])
+            sock = socket.create_connection(address, timeout=args["timeout"])
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            args["sock"] = sock
+        return args
+
+    conn._connect_params_dict = with_socket
 
 
 def _load_host_keys(path: Path | None) -> Any:
