@@ -137,7 +137,7 @@ class NetmikoCollector:
             raise classify(exc, where, self._scrub) from None
         if self._host_keys is not None:
             _use_host_keys(conn, self._host_keys)
-        _connect_without_delay(conn)
+        _tune_transport(conn)
         with self._lock:
             self._live[target.name] = conn
         shell = self._login(conn, target, timeouts, where)
@@ -204,8 +204,9 @@ def _open_shell(conn: Any, timeout: float) -> ShellChannel:
     return shell
 
 
-def _connect_without_delay(conn: Any) -> None:
-    """Connect the TCP socket paramiko will use ourselves, with TCP_NODELAY (as OpenSSH does).
+def _tune_transport(conn: Any) -> None:
+    """Connect the TCP socket paramiko will use ourselves, with TCP_NODELAY (as OpenSSH does),
+    and have paramiko prefer AES-GCM.
 
     paramiko leaves Nagle's algorithm on: during the handshake and authentication it sends
     small messages back to back, and the second waits for the peer's delayed ACK (up to 40 ms
@@ -216,6 +217,7 @@ def _connect_without_delay(conn: Any) -> None:
 
     def with_socket() -> dict[str, Any]:
         args: dict[str, Any] = params()
+        args["transport_factory"] = _aead_first
         if args.get("sock") is None:
             address = (args["hostname"], args["port"])
             sock = socket.create_connection(address, timeout=args["timeout"])
@@ -224,6 +226,19 @@ def _connect_without_delay(conn: Any) -> None:
         return args
 
     conn._connect_params_dict = with_socket
+
+
+def _aead_first(sock: Any, **kwargs: Any) -> Any:
+    """A paramiko Transport that offers AES-GCM before its other ciphers (same set, same
+    checks: only the order changes). With a CTR cipher and an HMAC, paramiko compares every
+    packet's MAC in a Python loop: 40 % of its transport thread's CPU in the lab benchmark.
+    A device without AES-GCM (OpenSSH has had it since 6.2) gets the usual CTR cipher."""
+    paramiko = importlib.import_module("paramiko")
+    transport = paramiko.Transport(sock, **kwargs)
+    options = transport.get_security_options()
+    aead = tuple(name for name in options.ciphers if name.endswith("-gcm@openssh.com"))
+    options.ciphers = aead + tuple(name for name in options.ciphers if name not in aead)
+    return transport
 
 
 def _load_host_keys(path: Path | None) -> Any:
