@@ -104,13 +104,14 @@ class ShellChannel:
         return str(self._decoder.decode(data))
 
     def _find_prompt(self, deadline: float) -> str:
-        """The prompt: a last line ending in a terminator, seen twice (the greeting, then the
-        answer to the RETURN) or followed by QUIET seconds of silence."""
+        """The prompt: a last line that looks like one, shown twice in a row (the greeting,
+        then the answer to the RETURN) or followed by QUIET seconds of silence."""
         text = ""
         while True:
-            prompt = _last_line(text)
-            if prompt and prompt[-1] in TERMINATORS:
-                if text.count(prompt) >= 2:
+            lines = _last_lines(text)
+            prompt = lines[-1] if lines else ""
+            if _looks_like_prompt(prompt):
+                if len(lines) == 2 and lines[0] == prompt:
                     return prompt
                 try:
                     text += self._read(min(deadline, time.monotonic() + QUIET))
@@ -147,10 +148,17 @@ class ShellChannel:
         return "".join(chunks)
 
 
-def _last_line(text: str) -> str:
-    """The last non-blank line of `text`, without surrounding blanks."""
-    stripped = text.rstrip()
-    return stripped[max(stripped.rfind("\n"), stripped.rfind("\r")) + 1 :].strip()
+def _last_lines(text: str) -> list[str]:
+    """The last two non-blank lines of `text` (fewer when it has fewer), stripped."""
+    lines = [line.strip() for line in text.replace("\r", "\n").split("\n")]
+    return [line for line in lines if line][-2:]
+
+
+def _looks_like_prompt(line: str) -> bool:
+    """Ends with a prompt character and names something: a banner's `#####` border or a
+    `# Authorized use only #` line split off by a read is not taken for the prompt when the
+    line after it follows at once."""
+    return bool(line) and line[-1] in TERMINATORS and any(ch.isalnum() for ch in line)
 
 
 def _ends_with_prompt(tail: str, prompt: str) -> bool:
