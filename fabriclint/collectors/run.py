@@ -38,17 +38,17 @@ POOL_SLACK = 0.5
 
 
 def default_workers() -> int:
-    """Devices collected at once: 32 per CPU, at most 256.
+    """Devices collected at once: 32 per CPU, at most 128.
 
     A session waits on the network and the device almost all the time: with the shell read by
     pattern a device costs ~10-15 ms of collector CPU (SSH handshake, packets, redaction)
     against ~0.4 s of waiting at 50 ms per command, and far more on real switches, where a
     `show running-config` takes seconds. Measured with benchmarks/collect_scale.py (500 lab
-    devices, 50 ms per command, 2 CPUs, lab included): 64 workers collected fastest, 32 took
-    ~20 % longer, 128 no less than 64 (the CPU is then the limit). The cap bounds threads and
-    concurrent logins on the AAA servers the devices ask.
+    devices, 50 ms per command, 2 CPUs shared with the lab): 64 and 128 workers were fastest,
+    32 took 20-50 % longer, and 256 doubled the collector's CPU (one process: the threads share
+    one interpreter lock, so more CPUs do not make more threads cheaper).
     """
-    return min(256, 32 * (os.cpu_count() or 2))
+    return min(128, 32 * (os.cpu_count() or 2))
 
 
 @dataclass
