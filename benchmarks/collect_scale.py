@@ -2,16 +2,20 @@
 
 A synthetic fabric (60 % EOS switches answering with roce-pod's leaf01 outputs, 40 % ConnectX
 hosts answering with gpu01's) is served by the lab in a subprocess (so the lab and the
-collector do not share a GIL), then collected in this process with `collect()`. Prints
+collector do not share a GIL), then collected in this process with `collect()`, once per
+worker count (a fresh lab each time, so its counts are per run). For each it prints
 
-* wall: the collection's wall time;
+* wall: the collection's wall time, and devices per minute;
 * ideal: devices x commands x latency / workers, with `commands` the mean number of commands
-  fabriclint sent per device (counted by the lab);
-* their ratio, what else the lab received (netmiko's terminal setup and logout, also delayed),
-  and the collector's peak memory (VmHWM).
+  fabriclint sent per device (counted by the lab), and wall / ideal (no ratio at latency 0);
+* the CPU seconds the collector and the lab spent during the collection (on a machine with few
+  cores the two compete, and the lab's share is not fabriclint's cost);
+* what else the lab received (terminal setup and logout lines, also delayed), and the
+  collector's peak memory (VmHWM).
 
-    python benchmarks/collect_scale.py                       # 500 devices, 50 ms, default workers
-    python benchmarks/collect_scale.py --devices 100 --workers 32
+    python benchmarks/collect_scale.py                    # quick: 100 devices, 50 ms, default workers
+    python benchmarks/collect_scale.py --full             # 500 devices, 50 ms: default, 32, 64, 128
+    python benchmarks/collect_scale.py --devices 200 --workers 32,64 --latency 0
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -127,49 +132,148 @@ def _counts(stats: Path) -> tuple[float, float]:
         session = SESSION_COMMANDS[PLATFORMS[data["platforms"][name]].device_type]
         ours += sum(1 for line in lines if line not in session)
         other += sum(1 for line in lines if line and line in session)
-    count = len(data["received"])
+    count = max(1, len(data["received"]))
     return ours / count, other / count
 
 
-def run(devices: int, latency: float, workers: int | None) -> None:
-    """Build, serve, collect, report."""
-    from fabriclint.collectors.base import Timeouts
-    from fabriclint.collectors.run import CollectOptions, collect, default_workers
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process `pid` so far (Linux /proc; None elsewhere)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.is_file():
+        return None
+    fields = stat.read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    work = Path(tempfile.mkdtemp(prefix="collect-scale-"))
-    fabric = build(work / "fabric", devices)
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+@dataclass
+class Run:
+    """One collection's figures."""
+
+    devices: int
+    latency: float
+    workers: int
+    wall: float
+    commands: float
+    """Mean commands fabriclint sent per device (counted by the lab)."""
+    other: float
+    """Mean terminal setup / logout lines per device (also delayed by the lab)."""
+    collector_cpu: float
+    lab_cpu: float | None
+    failed: list[Any]
+
+    @property
+    def ideal(self) -> float:
+        """Seconds the commands alone take at this latency, perfectly spread over the workers."""
+        return self.devices * self.commands * self.latency / self.workers
+
+    @property
+    def ratio(self) -> str:
+        """wall / ideal, or "-" when the ideal is 0 (no latency): then only wall means anything."""
+        return f"{self.wall / self.ideal:.2f}x" if self.ideal > 0 else "-"
+
+
+def collect_once(fabric: Path, devices: int, latency: float, workers: int) -> Run:
+    """Serve `fabric` in a fresh lab subprocess and collect it once with `workers`."""
+    from fabriclint.collectors.base import Timeouts
+    from fabriclint.collectors.run import CollectOptions, collect
+
+    work = Path(tempfile.mkdtemp(prefix="collect-scale-run-"))
     lab, overlay, stats = _start_lab(fabric, latency, work)
-    workers = workers or default_workers()
     env = {"FABRICLINT_LAB_USER": "fabriclint", "FABRICLINT_LAB_PASSWORD": PASSWORD}
     options = CollectOptions(
         out=work / "live", overlay=overlay, env=env, workers=workers, timeouts=Timeouts(30, 60, 300)
     )
     try:
+        lab_before, own_before = _cpu_seconds(lab.pid), _own_cpu()
         started = time.monotonic()
         result = collect(fabric, options)
         wall = time.monotonic() - started
+        lab_after, own_after = _cpu_seconds(lab.pid), _own_cpu()
     finally:
         lab.send_signal(signal.SIGTERM)
         lab.wait(timeout=WAIT)
-    failed = [(r.name, r.status, r.reason) for r in result.failed]
-    _report(devices, latency, workers, wall, stats, failed)
-
-
-def _report(
-    devices: int, latency: float, workers: int, wall: float, stats: Path, failed: list[Any]
-) -> None:
     ours, other = _counts(stats)
-    ideal = devices * ours * latency / workers
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    lab = resource.getrusage(resource.RUSAGE_CHILDREN)
-    print(f"devices {devices}  latency {latency * 1000:.0f} ms/command  workers {workers}", end="")
-    print(f"  cpus {os.cpu_count()}")
-    print(f"commands/device {ours:.2f} (plus {other:.2f} netmiko setup/logout lines, also delayed)")
-    print(f"wall {wall:.2f} s  ideal {ideal:.2f} s  ratio {wall / ideal:.1f}x")
-    print(f"peak memory (collector process) {_rss_mb():.0f} MB  failed {len(failed)} {failed[:3]}")
-    print(
-        f"cpu: collector {own.ru_utime + own.ru_stime:.1f} s, lab {lab.ru_utime + lab.ru_stime:.1f} s"
+    lab_cpu = lab_after - lab_before if lab_after is not None and lab_before is not None else None
+    failed = [(r.name, r.status, r.reason) for r in result.failed]
+    return Run(
+        devices, latency, workers, wall, ours, other, own_after - own_before, lab_cpu, failed
     )
+
+
+HEADER = (
+    f"{'workers':>8} {'wall s':>7} {'ideal s':>8} {'ratio':>7} {'dev/min':>8} "
+    f"{'cpu collector s':>16} {'cpu lab s':>10} {'failed':>7}"
+)
+
+
+def _row(run: Run, default: int) -> str:
+    mark = "*" if run.workers == default else " "
+    lab = f"{run.lab_cpu:.1f}" if run.lab_cpu is not None else "?"
+    return (
+        f"{run.workers:>7}{mark} {run.wall:>7.2f} {run.ideal:>8.2f} {run.ratio:>7} "
+        f"{run.devices / run.wall * 60:>8.0f} {run.collector_cpu:>16.1f} {lab:>10} "
+        f"{len(run.failed):>7}"
+    )
+
+
+def run(devices: int, latency: float, workers: list[int]) -> list[Run]:
+    """Build the fabric once, collect it once per worker count, print a table."""
+    from fabriclint.collectors.run import default_workers
+
+    fabric = build(Path(tempfile.mkdtemp(prefix="collect-scale-")) / "fabric", devices)
+    _warm_imports()
+    default = default_workers()
+    print(
+        f"devices {devices}  latency {latency * 1000:.0f} ms/command  cpus {os.cpu_count()}", end=""
+    )
+    print(f"  default workers {default} (*)")
+    print(HEADER)
+    runs = []
+    for count in workers or [default]:
+        done = collect_once(fabric, devices, latency, count)
+        runs.append(done)
+        print(_row(done, default), flush=True)
+    _footer(runs)
+    return runs
+
+
+def _warm_imports() -> None:
+    """Import what the first collection would (netmiko, paramiko, napalm: about a second),
+    so the first worker count measured does not pay a start-up cost the others do not."""
+    import importlib
+
+    for module in ("fabriclint.collectors.netmiko_ssh", "netmiko", "napalm.eos.eos"):
+        importlib.import_module(module)
+
+
+def _footer(runs: list[Run]) -> None:
+    first = runs[0]
+    print(
+        f"commands/device {first.commands:.2f} (plus {first.other:.2f} terminal setup/logout "
+        "lines, also delayed; not in the ideal)"
+    )
+    print(f"peak memory (collector process) {_rss_mb():.0f} MB")
+    for done in runs:
+        if done.failed:
+            print(f"workers {done.workers}: {len(done.failed)} failed, e.g. {done.failed[:3]}")
+
+
+def _worker_counts(text: str) -> list[int]:
+    """`--workers 32,64,128`: worker counts; 0 stands for collect's default."""
+    from fabriclint.collectors.run import default_workers
+
+    try:
+        counts = [int(item) for item in text.split(",") if item.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write counts like 32,64,128") from None
+    if any(count < 0 for count in counts):
+        raise argparse.ArgumentTypeError(f"{text!r}: counts must be 0 (default) or more")
+    return [count or default_workers() for count in counts]
 
 
 def main() -> None:
@@ -178,11 +282,20 @@ def main() -> None:
         serve(Path(sys.argv[2]), float(sys.argv[3]), Path(sys.argv[4]), Path(sys.argv[5]))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--devices", type=int, default=500)
+    parser.add_argument("--devices", type=int, default=None, help="default 100 (500 with --full)")
     parser.add_argument("--latency", type=float, default=0.05, help="seconds per command")
-    parser.add_argument("--workers", type=int, default=None, help="default: collect's default")
+    parser.add_argument(
+        "--workers", type=_worker_counts, default=None, help="comma-separated; 0 = default"
+    )
+    parser.add_argument(
+        "--full", action="store_true", help="500 devices at the default, 32, 64 and 128 workers"
+    )
     args = parser.parse_args()
-    run(args.devices, args.latency, args.workers)
+    if args.latency < 0 or (args.devices is not None and args.devices < 1):
+        parser.error("--latency must be 0 or more and --devices 1 or more")
+    devices = args.devices or (500 if args.full else 100)
+    workers = args.workers or (_worker_counts("0,32,64,128") if args.full else [])
+    run(devices, args.latency, list(dict.fromkeys(workers)))
 
 
 if __name__ == "__main__":

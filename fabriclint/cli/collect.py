@@ -188,7 +188,7 @@ def collect(
         "--workers",
         "-w",
         min=1,
-        help="Devices at once (default 16 per CPU, at most 128).",
+        help="Devices at once (default 32 per CPU, at most 128).",
         metavar="N",
     ),
     timeout: float = typer.Option(

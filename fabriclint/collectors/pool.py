@@ -1,6 +1,11 @@
 """A bounded pool of device jobs, each with its own deadline.
 
-At most `workers` devices run at once, one daemon thread each. When a device passes its
+At most `workers` devices run at once, one daemon thread each, and at most `per_endpoint` of
+them share an endpoint (`Job.endpoint`, the host:port connected to): two inventory names for
+one device, or devices behind one port-forwarding address, never get more sessions at once
+than that (SSH servers drop logins past a few concurrent ones: OpenSSH's MaxStartups begins
+at 10). A job whose endpoint is busy waits without holding a worker; the next pending job
+with a free endpoint starts instead. When a device passes its
 deadline its connection is aborted (`Job.abort`); if its thread still has not finished after
 a short grace period, the device is recorded as timed out and its slot is given to the next
 device anyway. So a hung device never delays the others beyond its own timeout. Ctrl-C in the
@@ -12,7 +17,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,6 +25,8 @@ from fabriclint.collectors.base import DeviceResult
 
 GRACE = 2.0
 """Seconds a device's thread gets to finish after its connection was aborted."""
+PER_ENDPOINT = 1
+"""Default sessions at once to one endpoint: one device is collected by one session."""
 
 
 @dataclass
@@ -34,6 +41,8 @@ class Job:
     """Cuts the device's connection (called from the pool's thread)."""
     timeout: float
     aborted: threading.Event = field(default_factory=threading.Event)
+    endpoint: str | None = None
+    """What the job connects to (host:port); None = no per-endpoint limit."""
 
 
 @dataclass
@@ -57,9 +66,13 @@ def _worker(job: Job, done: queue.Queue[tuple[str, DeviceResult]]) -> None:
 
 
 def run_jobs(
-    jobs: list[Job], workers: int, listener: Listener | None = None
+    jobs: list[Job],
+    workers: int,
+    listener: Listener | None = None,
+    per_endpoint: int = PER_ENDPOINT,
 ) -> dict[str, DeviceResult]:
-    """Run every job, at most `workers` at a time; results by device name."""
+    """Run every job, at most `workers` at a time and `per_endpoint` per endpoint; results by
+    device name."""
     pending = deque(jobs)
     running: dict[str, _Running] = {}
     results: dict[str, DeviceResult] = {}
@@ -67,9 +80,10 @@ def run_jobs(
     notify = listener or (lambda *_: None)
     try:
         while pending or running:
-            while pending and len(running) < max(1, workers):
-                job = pending.popleft()
+            busy: Counter[str | None] = Counter(s.job.endpoint for s in running.values())
+            while len(running) < max(1, workers) and (job := _next(pending, busy, per_endpoint)):
                 running[job.name] = _Running(job, time.monotonic() + job.timeout)
+                busy[job.endpoint] += 1
                 threading.Thread(
                     target=_worker, args=(job, done), name=job.name, daemon=True
                 ).start()
@@ -81,6 +95,15 @@ def run_jobs(
             slot.job.abort()
         raise
     return results
+
+
+def _next(pending: deque[Job], busy: Counter[str | None], per_endpoint: int) -> Job | None:
+    """Take the first pending job whose endpoint has a free session, if any."""
+    for index, job in enumerate(pending):
+        if job.endpoint is None or busy[job.endpoint] < max(1, per_endpoint):
+            del pending[index]
+            return job
+    return None
 
 
 def _wait(
