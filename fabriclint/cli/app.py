@@ -13,6 +13,7 @@ from fabriclint.cli import (
     default_interrupts,
     diff,
     history,
+    inventory,
     lab,
     nightly,
     rules,
@@ -35,6 +36,7 @@ app.command("diff")(diff.diff)
 app.command("collect")(collect.collect)
 app.command("nightly")(nightly.nightly)
 app.command("history")(history.history)
+app.add_typer(inventory.app, name="inventory")
 app.add_typer(lab.app, name="lab")
 app.add_typer(rules.app, name="rules")
 app.add_typer(schema.app, name="schema")
