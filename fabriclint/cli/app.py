@@ -18,6 +18,7 @@ from fabriclint.cli import (
     nightly,
     rules,
     schema,
+    snapshot,
     validate,
 )
 from fabriclint.cli.errors import internal_error, set_debug
@@ -40,6 +41,7 @@ app.add_typer(inventory.app, name="inventory")
 app.add_typer(lab.app, name="lab")
 app.add_typer(rules.app, name="rules")
 app.add_typer(schema.app, name="schema")
+app.add_typer(snapshot.app, name="snapshot")
 
 
 def _version(value: bool) -> None:
