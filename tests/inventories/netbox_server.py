@@ -30,6 +30,8 @@ class Data:
     cables: list[dict[str, Any]]
     max_page: int = 4
     fail_cables: bool = False
+    echo_token: bool = False
+    """Repeat the presented token in the 403 (a careless proxy does): it must be redacted."""
     requests: list[str] = field(default_factory=list)
 
 
@@ -211,8 +213,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self.data.requests.append(self.path)
-        if self.headers.get("Authorization") != f"Token {TOKEN}":
-            self._send(403, {"detail": "Invalid token"})
+        presented = self.headers.get("Authorization", "")
+        if presented != f"Token {TOKEN}":
+            echo = f": {presented}" if self.data.echo_token else ""
+            self._send(403, {"detail": f"Invalid token{echo}"})
             return
         parts = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(parts.query)

@@ -361,3 +361,44 @@ def test_help_does_not_load_the_sources() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_token_the_server_repeats_is_redacted(tmp_path: Path) -> None:
+    data = netbox_data()
+    data.echo_token = True
+    secret = "s3cr3t-token-" + "y" * 24
+    with serve(data) as url:
+        code, out = run(
+            "--from",
+            "netbox",
+            "--url",
+            url,
+            "--out",
+            str(tmp_path / "i.yaml"),
+            env={"NETBOX_TOKEN": secret},
+        )
+    assert code == 2
+    assert "Invalid token: Token [redacted]" in out
+    assert secret not in out
+
+
+def test_mapping_file_mistakes_are_located(tmp_path: Path) -> None:
+    mapping = tmp_path / "mapping.yaml"
+    mapping.write_text("platforms: {arista-eos: EOS}\nrole: {leaf-switch: leaf}\n")
+    folder = tmp_path / "avd"
+    folder.mkdir()
+    roce_pod.write_avd(folder)
+    code, out = run(
+        "--from",
+        "avd",
+        "-i",
+        str(folder),
+        "--mapping",
+        str(mapping),
+        "--out",
+        str(tmp_path / "i.yaml"),
+    )
+    assert code == 2
+    assert f"{mapping}:1:25: platforms.arista-eos: String should match pattern" in out
+    assert f"{mapping}:2:1: unknown key 'role'" in out
+    assert "did you mean 'roles'?" in out
