@@ -13,6 +13,7 @@ from fabriclint.cli import (
     default_interrupts,
     diff,
     history,
+    init,
     inventory,
     lab,
     nightly,
@@ -37,6 +38,7 @@ app.command("diff")(diff.diff)
 app.command("collect")(collect.collect)
 app.command("nightly")(nightly.nightly)
 app.command("history")(history.history)
+app.command("init")(init.init)
 app.add_typer(inventory.app, name="inventory")
 app.add_typer(lab.app, name="lab")
 app.add_typer(rules.app, name="rules")
