@@ -189,8 +189,16 @@ def import_outputs(source: Path, platform_of: PlatformMap) -> Imported:
 
 
 def _import_folder(found: Imported, folder: Path, root: Path, platform_of: PlatformMap) -> None:
+    from fabriclint.models.names import device_name_problem
+
     platform = platform_of.get(folder.name)
     files = sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith("."))
+    bad = device_name_problem(folder.name)
+    if bad:
+        found.unknown += [
+            f"{p.relative_to(root)}: {folder.name!r} is no device name ({bad})" for p in files
+        ]
+        return
     if platform is None:
         found.unknown += [
             f"{p.relative_to(root)}: device {folder.name!r} has no platform (--platform-map)"

@@ -99,13 +99,16 @@ def test_unknown_files_are_listed_and_platforms_come_from_the_map(tmp_path: Path
     (outputs / "fw01").mkdir()
     (outputs / "fw01" / "show_run.txt").write_text("hostname fw01\n")
     (outputs / "notes.md").write_text("collected by hand\n")
+    (outputs / "leaf 02").mkdir()
+    (outputs / "leaf 02" / "show_running-config.txt").write_text("hostname leaf02\n")
     out = tmp_path / "snap"
     code, text = invoke("snapshot", "import", str(outputs), "-p", "leaf*=eos", "--out", str(out))
     assert code == 0, text
     assert "not imported: leaf01/show_version.txt: no eos input by that name" in text
     assert "not imported: fw01/show_run.txt: device 'fw01' has no platform (--platform-map)" in text
     assert "not imported: notes.md: names no device with a known platform" in text
-    assert "1 devices, 1 files, 3 not imported" in text
+    assert "not imported: leaf 02/show_running-config.txt: 'leaf 02' is no device name" in text
+    assert "1 devices, 1 files, 4 not imported" in text
     snap = load_snapshot(out)
     raw = snap.devices["leaf01"].raw
     assert raw is not None and list(raw.outputs) == ["show running-config"]

@@ -10,6 +10,7 @@ never into a message: errors name the URL without its query and redact the token
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.parse
@@ -38,7 +39,8 @@ class Api:
 
     def _where(self, url: str) -> str:
         parts = urllib.parse.urlsplit(url)
-        return f"{parts.scheme}://{parts.netloc}{parts.path}"
+        host = parts.netloc.rpartition("@")[2]  # never a user:password@ written into the URL
+        return f"{parts.scheme}://{host}{parts.path}"
 
     def get(self, url: str) -> Any:
         """GET one URL as JSON; SourceError (exit 2 for refused tokens and bad requests, 3 for
@@ -51,7 +53,10 @@ class Api:
                 body = response.read()
         except urllib.error.HTTPError as exc:
             raise self._http_error(url, exc) from None
-        except (urllib.error.URLError, OSError) as exc:
+        except (ValueError, http.client.InvalidURL) as exc:  # a port that is not a number...
+            message = f"{self._where(url)}: not a usable URL: {exc}"
+            raise SourceError(self._redact(message), exit_code=2) from None
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", exc)
             message = f"{self._where(url)}: cannot reach {self.product}: {reason}"
             raise SourceError(self._redact(message), exit_code=3) from None

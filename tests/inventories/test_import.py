@@ -148,9 +148,10 @@ def test_netbox_bad_token_and_server_error_keep_the_old_file(tmp_path: Path) -> 
         assert "/api/dcim/cables/: NetBox answered HTTP 500" in out
         assert TOKEN not in out
     code, out = run(
-        *args[:2], "--url", "http://127.0.0.1:9", *args[4:], env={"NETBOX_TOKEN": TOKEN}
+        *args[:2], "--url", "http://admin:pw123@127.0.0.1:9", *args[4:], env={"NETBOX_TOKEN": TOKEN}
     )
-    assert code == 3 and "cannot reach NetBox" in out
+    assert code == 3 and "http://127.0.0.1:9/api/dcim/devices/: cannot reach NetBox" in out
+    assert "pw123" not in out
     assert out_file.read_text() == "name: old\ndevices: {}\n"
 
 
@@ -402,3 +403,30 @@ def test_mapping_file_mistakes_are_located(tmp_path: Path) -> None:
     assert f"{mapping}:1:25: platforms.arista-eos: String should match pattern" in out
     assert f"{mapping}:2:1: unknown key 'role'" in out
     assert "did you mean 'roles'?" in out
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        (
+            "ftp://netbox.example.com",
+            "--url 'ftp://netbox.example.com': not an http:// or https:// URL",
+        ),
+        (
+            "http://127.0.0.1:abc",
+            "http://127.0.0.1:abc/api/dcim/devices/: not a usable URL: nonnumeric port",
+        ),
+    ],
+)
+def test_bad_urls_are_usage_errors(tmp_path: Path, url: str, message: str) -> None:
+    code, out = run(
+        "--from",
+        "netbox",
+        "--url",
+        url,
+        "--out",
+        str(tmp_path / "i.yaml"),
+        env={"NETBOX_TOKEN": TOKEN},
+    )
+    assert code == 2
+    assert message in out
