@@ -14,10 +14,13 @@ from fabriclint.cli import (
     default_interrupts,
     diff,
     history,
+    init,
+    inventory,
     lab,
     nightly,
     rules,
     schema,
+    snapshot,
     validate,
 )
 from fabriclint.cli.errors import internal_error, set_debug
@@ -37,9 +40,12 @@ app.command("collect")(collect.collect)
 app.command("counters")(counters.counters)
 app.command("nightly")(nightly.nightly)
 app.command("history")(history.history)
+app.command("init")(init.init)
+app.add_typer(inventory.app, name="inventory")
 app.add_typer(lab.app, name="lab")
 app.add_typer(rules.app, name="rules")
 app.add_typer(schema.app, name="schema")
+app.add_typer(snapshot.app, name="snapshot")
 
 
 def _version(value: bool) -> None:

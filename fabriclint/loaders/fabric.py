@@ -175,20 +175,27 @@ def _check_intent(doc: YamlDoc, inv_doc: YamlDoc | None) -> list[Problem]:
     if inv_doc is None:
         return problems
     inv_devices = _mapping(_mapping(inv_doc.data).get("devices"))
-    roles = sorted({str(_mapping(d).get("role")) for d in inv_devices.values()})
     for device in _mapping(data.get("devices")):
         if device not in inv_devices:
             hint = _suggest(str(device), list(inv_devices))
             problems.append(
                 doc.problem(("devices", device), f"intent for unknown device '{device}'{hint}")
             )
-    for role in _mapping(data.get("roles")):
-        if role not in roles:
-            message = (
-                f"role '{role}' is used by no device in the inventory{_suggest(str(role), roles)}"
-            )
-            problems.append(doc.problem(("roles", role), message))
     return problems
+
+
+def unused_role_warnings(doc: YamlDoc, inventory: Inventory) -> list[Problem]:
+    """A warning for each intent role no device of this inventory has: one intent shared by
+    several fabrics is normal, so it is not an error; the did-you-mean still catches a typo."""
+    roles = sorted({d.role for d in inventory.devices.values()})
+    return [
+        doc.problem(
+            ("roles", role),
+            f"role '{role}' is used by no device in the inventory{_suggest(str(role), roles)}",
+        )
+        for role in _mapping(_mapping(doc.data).get("roles"))
+        if role not in roles
+    ]
 
 
 def _check_profiles(intent: Intent, doc: YamlDoc) -> list[Problem]:
@@ -447,6 +454,8 @@ def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric
         if d
     }
     warnings = platform_warnings(inv_doc, inventory) if inv_doc is not None else []
+    if intent_doc is not None:
+        warnings += unused_role_warnings(intent_doc, inventory)
     return Fabric(
         root=root, inventory=inventory, intent=intent, policy=resolved, docs=docs, warnings=warnings
     )

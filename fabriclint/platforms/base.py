@@ -120,6 +120,12 @@ class Platform:
     """Which config key a rendered text is, when the platform has several forms (Cumulus)."""
     counters: CounterPlan | None = None
     """The counter commands (`collect --counters`); None: counters not supported yet."""
+    templates: tuple[str, ...] = ()
+    """Per-interface / per-HCA command templates (`{netdev}`, `{hca}`, `{port}` holes) whose
+    filled-in forms `patterns` allow: how other tools' output files are named back to keys."""
+    aliases: tuple[str, ...] = ()
+    """Other tools' names for this platform (NetBox/Nautobot slugs, Ansible network OS names,
+    netmiko/napalm drivers), read by `fabriclint inventory import`."""
 
     def rendered_key(self, text: str) -> str | None:
         """The snapshot key a rendered configuration stands for; None: the platform has none."""

@@ -39,4 +39,5 @@ PLATFORM = Platform(
     required_any=(NVUE_CONFIG, NCLU_CONFIG),
     shell=True,
     config_form=config_form,
+    aliases=("cumulus-linux", "nvidia-cumulus", "nvidia.nvue.nvue", "cumulus_linux"),
 )

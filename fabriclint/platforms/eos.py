@@ -39,4 +39,5 @@ PLATFORM = Platform(
     napalm="eos",
     facts=FACTS,
     counters=COUNTERS,
+    aliases=("arista-eos", "arista_eos", "arista.eos.eos", "arista"),
 )

@@ -26,4 +26,5 @@ PLATFORM = Platform(
     ),
     config_keys=(CONFIGURATION,),
     napalm="junos",
+    aliases=("juniper-junos", "juniper_junos", "junipernetworks.junos.junos"),
 )

@@ -158,4 +158,6 @@ PLATFORM = Platform(
     derive=derive,
     missing_required=missing_required,
     counters=COUNTERS,
+    aliases=("linux-connectx",),
+    templates=(MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS),
 )

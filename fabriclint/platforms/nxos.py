@@ -28,4 +28,5 @@ PLATFORM = Platform(
     # network-qos class `mtu` (Cisco Nexus 9000 Quality of Service Configuration Guide, "MTU")
     class_mtu=True,
     counters=COUNTERS,
+    aliases=("nx-os", "cisco-nxos", "cisco_nxos", "cisco.nxos.nxos", "cisco-nx-os"),
 )

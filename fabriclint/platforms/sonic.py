@@ -50,4 +50,5 @@ PLATFORM = Platform(
     required_any=(CONFIG_DB,),
     shell=True,
     counters=COUNTERS,
+    aliases=("dell-sonic", "dellemc.enterprise_sonic.sonic"),
 )

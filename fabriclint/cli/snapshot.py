@@ -1,0 +1,106 @@
+"""`fabriclint snapshot import` and `snapshot rehash`: snapshots from other collectors' outputs,
+and checksums refreshed after a deliberate edit (see fabriclint/snapshot_import.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import typer
+
+from fabriclint.cli.errors import fail
+
+app = typer.Typer(
+    help="Snapshots from other collectors, and checksums after an edit.", no_args_is_help=True
+)
+
+
+def _known_platforms(fabric: Path | None) -> dict[str, str]:
+    """Device -> platform from the fabric's inventory (exit 2 when it does not load)."""
+    if fabric is None:
+        return {}
+    from fabriclint.engine import option_models
+    from fabriclint.loaders.fabric import FabricError, load_fabric
+
+    try:
+        loaded = load_fabric(fabric, option_models())
+    except FabricError as exc:
+        raise fail(exc.problems) from None
+    return {name: d.platform for name, d in loaded.inventory.devices.items()}
+
+
+@app.command("import")
+def import_(
+    source: Path = typer.Argument(
+        ..., help="Folder of outputs (a folder per device, or flat files).", metavar="DIR"
+    ),
+    out: Path | None = typer.Option(
+        None,
+        "--out",
+        "-o",
+        help="Snapshot folder to create (default FABRIC/snapshots/import-<time>).",
+        metavar="PATH",
+    ),
+    fabric: Path | None = typer.Option(
+        None,
+        "--fabric",
+        "-f",
+        help="Fabric whose inventory gives device names and platforms.",
+        metavar="FABRIC",
+    ),
+    platform_map: list[str] | None = typer.Option(
+        None,
+        "--platform-map",
+        "-p",
+        help="GLOB=PLATFORM (repeatable, or comma-separated): leaf*=eos,gpu*=mlnx-host.",
+        metavar="MAP",
+    ),
+) -> None:
+    """Build a snapshot (manifest, checksums, command keys) from outputs another tool collected.
+
+    Files that match no input of their device's platform are listed and left out."""
+    from fabriclint.snapshot import SnapshotError
+    from fabriclint.snapshot_import import import_outputs, parse_platform_map, write_imported
+
+    if out is None:
+        if fabric is None:
+            raise fail(["give --out PATH (or --fabric FABRIC to write under its snapshots/)"])
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H%M%SZ")
+        out = fabric / "snapshots" / f"import-{stamp}"
+    try:
+        platforms = parse_platform_map(list(platform_map or []), _known_platforms(fabric))
+        found = import_outputs(source, platforms)
+        write_imported(found, out)
+    except SnapshotError as exc:
+        raise fail([str(exc)]) from None
+    except OSError as exc:
+        raise fail([f"{out}: cannot write: {exc.strerror or exc}"]) from None
+    for line in found.unknown:
+        typer.echo(f"not imported: {line}", err=True)
+    files = sum(len(outputs) for _, outputs in found.devices.values())
+    typer.echo(
+        f"wrote {out}: {len(found.devices)} devices, {files} files, {len(found.unknown)} not imported"
+    )
+
+
+@app.command("rehash")
+def rehash(
+    snapshot: Path = typer.Argument(
+        ..., help="Snapshot folder (with manifest.json).", metavar="SNAPSHOT"
+    ),
+) -> None:
+    """Refresh the manifest's sha256 of every listed file after a deliberate edit."""
+    from fabriclint.snapshot import SnapshotError
+    from fabriclint.snapshot_import import rehash as run_rehash
+
+    try:
+        result = run_rehash(snapshot)
+    except SnapshotError as exc:
+        raise fail([str(exc)]) from None
+    except OSError as exc:
+        raise fail([f"{snapshot}: cannot write the manifest: {exc.strerror or exc}"]) from None
+    for line in result.changed:
+        typer.echo(f"rehashed {line}")
+    for line in result.unlisted:
+        typer.echo(f"not in the manifest (left out): {line}", err=True)
+    typer.echo(f"{snapshot}: {len(result.changed)} checksum(s) updated")

@@ -1,0 +1,147 @@
+"""`fabriclint snapshot import` turns folders of outputs saved by Ansible/Nornir playbooks into
+snapshots that check exactly as the originals; `snapshot rehash` refreshes checksums."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fabriclint.cli.app import app
+from fabriclint.engine import CheckOptions, CheckResult, run_check
+from fabriclint.snapshot import load_snapshot
+
+ROOT = Path(__file__).resolve().parent.parent
+FABRIC = ROOT / "inventories" / "roce-pod"
+runner = CliRunner()
+
+Namer = Callable[[str, str], str]
+"""(device, command) -> the path a playbook saves that output under."""
+
+
+def per_device_underscores(device: str, command: str) -> str:
+    """`dest: outputs/{{ inventory_hostname }}/{{ item | replace(' ', '_') | replace('/', '_') }}.txt`"""
+    return f"{device}/{command.replace(' ', '_').replace('/', '_')}.txt"
+
+
+def per_device_spaces(device: str, command: str) -> str:
+    """Nornir's write_file with the command as it was sent (`/` url-quoted)."""
+    return f"{device}/{command.replace('/', '%2F')}.log"
+
+
+def flat_dashes(device: str, command: str) -> str:
+    """`dest: outputs/{{ inventory_hostname }}-{{ item | replace(' ', '-') | replace('/', '-') }}.out`"""
+    return f"{device}-{command.replace(' ', '-').replace('/', '-')}.out"
+
+
+def playbook_layout(snapshot: Path, folder: Path, namer: Namer) -> int:
+    """Copy a snapshot's outputs to where a playbook would have saved them; the file count."""
+    manifest = json.loads((snapshot / "manifest.json").read_text())
+    count = 0
+    for device, entry in manifest["devices"].items():
+        for command, filename in entry["files"].items():
+            target = folder / namer(device, command)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(snapshot / device / filename, target)
+            count += 1
+    return count
+
+
+def findings(result: CheckResult) -> list[tuple[str, str | None, str, str]]:
+    return sorted((f.rule, f.device, f.object, f.message) for f in result.report.findings)
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("namer", [per_device_underscores, per_device_spaces, flat_dashes])
+@pytest.mark.parametrize("name", ["baseline", "broken"])
+def test_playbook_outputs_become_a_snapshot_that_checks_like_the_original(
+    tmp_path: Path, namer: Namer, name: str
+) -> None:
+    original = FABRIC / "snapshots" / name
+    outputs = tmp_path / "outputs"
+    count = playbook_layout(original, outputs, namer)
+    out = tmp_path / "imported"
+    code, text = invoke(
+        "snapshot", "import", str(outputs), "--fabric", str(FABRIC), "--out", str(out)
+    )
+    assert code == 0, text
+    assert f"10 devices, {count} files, 0 not imported" in text
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["source"] == "import"
+    want = json.loads((original / "manifest.json").read_text())
+    for device, entry in want["devices"].items():
+        assert manifest["devices"][device]["files"].keys() == entry["files"].keys()
+        assert manifest["devices"][device]["sha256"] == entry["sha256"]
+    mine = run_check(CheckOptions(fabric_dir=FABRIC, snapshot=out))
+    theirs = run_check(CheckOptions(fabric_dir=FABRIC, snapshot=original))
+    assert mine.exit_code == theirs.exit_code
+    assert findings(mine) == findings(theirs)
+
+
+def test_unknown_files_are_listed_and_platforms_come_from_the_map(tmp_path: Path) -> None:
+    outputs = tmp_path / "outputs"
+    (outputs / "leaf01").mkdir(parents=True)
+    baseline = FABRIC / "snapshots" / "baseline"
+    shutil.copy(
+        baseline / "leaf01" / "show_running-config.txt", outputs / "leaf01" / "running-config.cfg"
+    )
+    (outputs / "leaf01" / "show_version.txt").write_text("Arista DCS-7060X5\n")
+    (outputs / "fw01").mkdir()
+    (outputs / "fw01" / "show_run.txt").write_text("hostname fw01\n")
+    (outputs / "notes.md").write_text("collected by hand\n")
+    (outputs / "leaf 02").mkdir()
+    (outputs / "leaf 02" / "show_running-config.txt").write_text("hostname leaf02\n")
+    out = tmp_path / "snap"
+    code, text = invoke("snapshot", "import", str(outputs), "-p", "leaf*=eos", "--out", str(out))
+    assert code == 0, text
+    assert "not imported: leaf01/show_version.txt: no eos input by that name" in text
+    assert "not imported: fw01/show_run.txt: device 'fw01' has no platform (--platform-map)" in text
+    assert "not imported: notes.md: names no device with a known platform" in text
+    assert "not imported: leaf 02/show_running-config.txt: 'leaf 02' is no device name" in text
+    assert "1 devices, 1 files, 4 not imported" in text
+    snap = load_snapshot(out)
+    raw = snap.devices["leaf01"].raw
+    assert raw is not None and list(raw.outputs) == ["show running-config"]
+    code, text = invoke("snapshot", "import", str(outputs), "-p", "leaf*=eos", "--out", str(out))
+    assert code == 2 and "already a snapshot" in text
+    code, text = invoke(
+        "snapshot", "import", str(outputs), "-p", "leaf01", "--out", str(tmp_path / "x")
+    )
+    assert code == 2 and "write it GLOB=PLATFORM" in text
+
+
+def test_rehash_after_a_deliberate_edit(tmp_path: Path) -> None:
+    snap = tmp_path / "candidate"
+    shutil.copytree(FABRIC / "snapshots" / "baseline", snap)
+    config = snap / "leaf01" / "show_running-config.txt"
+    text = config.read_text()
+    assert "qos map dscp 26 to traffic-class 3" in text
+    config.write_text(
+        text.replace("qos map dscp 26 to traffic-class 3", "qos map dscp 26 to traffic-class 1")
+    )
+    before = run_check(CheckOptions(fabric_dir=FABRIC, snapshot=snap))
+    assert before.exit_code == 3  # the edit fails its checksum: incomplete, never trusted
+    (snap / "leaf01" / "extra.txt").write_text("scratch\n")
+    code, text = invoke("snapshot", "rehash", str(snap))
+    assert code == 0, text
+    assert "rehashed leaf01/show_running-config.txt" in text
+    assert "not in the manifest (left out): leaf01/extra.txt" in text
+    assert "1 checksum(s) updated" in text
+    after = run_check(CheckOptions(fabric_dir=FABRIC, snapshot=snap))
+    assert after.exit_code == 1
+    assert any(f.rule == "PFC002" and f.device == "leaf01" for f in after.report.findings)
+    config.unlink()
+    manifest = (snap / "manifest.json").read_text()
+    code, text = invoke("snapshot", "rehash", str(snap))
+    assert code == 2 and "show_running-config.txt: cannot read" in text
+    assert (snap / "manifest.json").read_text() == manifest
