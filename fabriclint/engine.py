@@ -302,6 +302,12 @@ class Ledger:
         self.status[name] = status
         self.missing[name] = f"{status}: {why}"
 
+    def fail(self, name: str, part: str, exc: Exception) -> None:
+        """A bug in fabriclint's `part` while handling `name`: contained (INTERNAL001), and the
+        device is unchecked (the run is incomplete)."""
+        self.failures.append(Failure.of(part, exc, name))
+        self.lose(name, "internal-error", f"{type(exc).__name__}: {exc}")
+
 
 @dataclass
 class DeviceInput:
@@ -335,8 +341,7 @@ def read(fabric: Fabric, snap: Snapshot, opts: CheckOptions, choices: list[Choic
         try:
             found = _read_one(ledger, name, device.platform, snap, opts)
         except Exception as exc:  # a bug outside the parser proper: this device is unchecked
-            ledger.failures.append(Failure.of("reading the device", exc, name))
-            ledger.lose(name, "internal-error", f"{type(exc).__name__}: {exc}")
+            ledger.fail(name, "reading the device", exc)
             continue
         if found is not None:
             inputs[name] = found
@@ -386,8 +391,7 @@ def parse(readout: Readout, opts: CheckOptions) -> Parsed:
         try:
             state = _parse_device(ledger, name, found)
         except Exception as exc:  # a bug outside the parser proper: this device is unchecked
-            ledger.failures.append(Failure.of("reading the device", exc, name))
-            ledger.lose(name, "internal-error", f"{type(exc).__name__}: {exc}")
+            ledger.fail(name, "reading the device", exc)
             continue
         if state is not None:
             states[name] = state
@@ -466,9 +470,8 @@ def annotate(fabric: Fabric, snap: Snapshot, parsed: Parsed) -> Annotated:
         try:
             _annotate(state, fabric, cables)
         except Exception as exc:
-            ledger.failures.append(Failure.of("annotating from the inventory", exc, name))
             del states[name]
-            ledger.lose(name, "internal-error", f"{type(exc).__name__}: {exc}")
+            ledger.fail(name, "annotating from the inventory", exc)
     share_annotated_fields_sets(states.values())  # no state changes from here (memory)
     ctx = Context(
         inventory=inventory,

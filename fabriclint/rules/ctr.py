@@ -64,6 +64,17 @@ def _pauses(a: PortCounters, b: PortCounters) -> Iterator[tuple[int, str, Delta]
                 yield prio, direction, d
 
 
+def _grown(label: str, old: dict[str, Counter], new: dict[str, Counter]) -> list[Delta]:
+    """The drop counters (by reason) that grew between the readings; `label` names each one
+    (`{}` is the reason)."""
+    found = []
+    for reason in sorted(new):
+        d = delta(label.format(reason), old.get(reason), new[reason])
+        if d and d.value:
+            found.append(d)
+    return found
+
+
 class _CounterRule(Rule[Any]):
     """Shared finding construction: message with both readings, rate, both sources."""
 
@@ -272,36 +283,16 @@ class LosslessDrops(_CounterRule):
     ) -> Iterator[tuple[str, list[Delta]]]:
         for prio in sorted(prios & set(b.priorities)):
             old = a.priorities.get(prio)
-            drops = b.priorities[prio].drops
-            found = [
-                d
-                for reason in sorted(drops)
-                if (
-                    d := delta(
-                        f"rx_prio{prio}_{reason}",
-                        old.drops.get(reason) if old else None,
-                        drops[reason],
-                    )
-                )
-                and d.value
-            ]
+            found = _grown(
+                f"rx_prio{prio}_{{}}", old.drops if old else {}, b.priorities[prio].drops
+            )
             if found:
                 yield f"priority {prio}", found
         for queue in sorted(queues & set(b.queues)):
             old_q = a.queues.get(queue)
-            drops = b.queues[queue].drops
-            found = [
-                d
-                for reason in sorted(drops)
-                if (
-                    d := delta(
-                        f"queue {queue} {reason} drops",
-                        old_q.drops.get(reason) if old_q else None,
-                        drops[reason],
-                    )
-                )
-                and d.value
-            ]
+            found = _grown(
+                f"queue {queue} {{}} drops", old_q.drops if old_q else {}, b.queues[queue].drops
+            )
             if found:
                 yield f"queue {queue}", found
 
