@@ -1,11 +1,11 @@
 """Counter parsers: pure functions from a device's raw counter outputs to DeviceCounters.
 
-One module per platform, `parsers/<platform>/counters.py` (`parse(raw) -> DeviceCounters`, at the
-path its descriptor's `CounterPlan.parser` names), imported on first use; `common.py` holds what
-they share. Like the configuration parsers they never raise (`kit.internal.counters_never_raise`):
-an output they cannot read, or a bug in one, becomes an `unparseable` problem on the device's
-counters, and the interval that device's counters measure is then not trusted (`fabriclint
-counters` exits 3).
+One module per platform, `parsers/<platform>/counters.py` (`parse(raw) -> DeviceCounters`, at
+the path its descriptor's `CounterPlan.parser` names), imported on first use; what they share is
+in `kit/counters.py`. Like the configuration parsers they never raise
+(`kit.internal.counters_never_raise`): an output they cannot read, or a bug in one, becomes an
+`unparseable` problem on the device's counters, and the interval that device's counters measure
+is then not trusted (`fabriclint counters` exits 3).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from typing import Any
 from fabriclint.bounded import InputLimitError, json_loads
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.parsers.counters.common import Builder
+from fabriclint.parsers.kit.counters import Builder
 from fabriclint.parsers.kit.internal import counters_never_raise
 from fabriclint.platforms.eos import ECN_QUEUES, PFC_DETAIL, PFC_TOTALS
 

@@ -17,6 +17,7 @@ Vocabulary (docs/architecture.md, "Vocabulary" and "Parser packages", says the s
 Modules: `internal` (`never_raises`, the contract every `parse` is decorated with, and the located
 internal-error problem), `draft` (`BaseDraft`), `merge` (the layered merge), `inputs` (missing or
 empty required outputs), `lines` (numbered command output and the problem log of the host and
-subnet-manager parsers), `common` (numbers and value lists), `signature` (whose configuration a
+subnet-manager parsers), `common` (numbers and value lists), `counters` (what the counter parsers
+share: counts, column tables, the per-device builder), `signature` (whose configuration a
 text is). The kit imports no platform package.
 """

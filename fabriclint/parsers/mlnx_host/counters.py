@@ -19,7 +19,7 @@ import re
 
 from fabriclint.models.counters import Counter, DeviceCounters, Width
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.parsers.counters.common import Builder, NotACount, count, lines
+from fabriclint.parsers.kit.counters import Builder, NotACount, count, lines
 from fabriclint.parsers.kit.internal import counters_never_raise
 from fabriclint.platforms.base import pattern
 from fabriclint.platforms.mlnx_host import ETHTOOL_STATS, HW_COUNTERS, IBDEV2NETDEV, PORT_COUNTERS

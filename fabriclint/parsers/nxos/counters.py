@@ -13,7 +13,7 @@ import re
 
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.parsers.counters.common import Builder, NotACount, count, lines
+from fabriclint.parsers.kit.counters import Builder, NotACount, count, lines
 from fabriclint.parsers.kit.internal import counters_never_raise
 from fabriclint.platforms.nxos import PFC_COUNTERS
 

@@ -18,7 +18,7 @@ import re
 
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.parsers.counters.common import Builder, NotACount, Table, count, plain_table, tables
+from fabriclint.parsers.kit.counters import Builder, NotACount, Table, count, plain_table, tables
 from fabriclint.parsers.kit.internal import counters_never_raise
 from fabriclint.platforms.sonic import (
     PFC_COUNTERS,
