@@ -47,6 +47,7 @@ def _interface(draft: Draft, text: str, words: list[str], line: int) -> Block | 
     layer = draft.interfaces.get(words[1])
     if layer is None:
         layer = draft.interfaces[words[1]] = Layer("interface", words[1], draft.at(line))
+    draft.open_block("interface", words[1], line, f"interfaces.{words[1]}.qos")
     return partial(layer_line, draft, layer)
 
 
@@ -56,6 +57,7 @@ def _qos(draft: Draft, text: str, words: list[str], line: int) -> Block | None:
         if layer is None:
             layer = draft.profiles[words[2]] = Layer("profile", words[2], draft.at(line))
             draft.define("qos-profile", words[2], line)
+        draft.open_block("qos-profile", words[2], line, f"profiles.{words[2]}")
         return partial(layer_line, draft, layer)
     if words[1:2] == ["map"] and "to" in words:
         _qos_map(draft, text, words, line)
