@@ -297,8 +297,10 @@ class Block(BaseModel):
     """The block's header line."""
     last: int
     """The block's last line (its header line when it holds nothing)."""
-    path: str
-    """Model path of what the block defines (interfaces.Ethernet1.qos, profiles.ROCE)."""
+    path: str | None = None
+    """Model path findings use for what the block defines (interfaces.Ethernet1.qos,
+    profiles.ROCE); None for a block no finding is reported against (a class-map, whose lines
+    belong to whatever applies it)."""
 
     def holds(self, source: Source) -> bool:
         """True when `source` is a line of this block."""

@@ -100,8 +100,8 @@ def _enclosing(state: DeviceState, source: Source) -> Scope | None:
         return enclosing[-1][1] if enclosing else None
     held = [b for b in table if b.holds(source)]
     block = max(held, key=lambda b: b.first, default=None)  # innermost: the latest header
-    if block is None or block.kind == "interface":
-        return None
+    if block is None or block.path is None or not any(w in block.kind for w in _BLOCK_WORDS):
+        return None  # a port's own line, a class-map's, or the device-wide QoS
     return Scope("profile", block.name, f"{block.kind} {block.name}", block.path)
 
 

@@ -41,7 +41,7 @@ interface Ethernet3
    mtu 9214
 """
 
-FAMILIES_WITH_A_TABLE = {"eos"}
+FAMILIES_WITH_A_TABLE = {"eos", "nxos"}
 """Parser families that record their blocks; the others still use the header-above fallback."""
 
 
@@ -100,12 +100,38 @@ def test_the_innermost_block_holding_a_line_owns_it() -> None:
     state = DeviceState(name="sw", platform="eos")
     state.blocks = [
         Block(kind="interface", name="et-0/0/0", file=FILE, first=1, last=20, path="a"),
-        Block(kind="classifier", name="DSCP", file=FILE, first=5, last=9, path="cls.DSCP"),
+        Block(kind="policy-map", name="PM", file=FILE, first=5, last=9, path="profiles.PM"),
     ]
     port = state.interfaces["x"] = Interface(name="x")
     scope = locate(state, port, _at(7))
-    assert (scope.label, scope.prefix) == ("classifier DSCP", "cls.DSCP")
+    assert (scope.label, scope.prefix) == ("policy-map PM", "profiles.PM")
     assert locate(state, port, _at(12)).kind == "port"
+
+
+def _golden(platform: str, case: str) -> DeviceState:
+    folder = GOLDEN / platform / case
+    inputs = json.loads((folder / "inputs.json").read_text())
+    outputs = {c: RawOutput(text=(folder / n).read_text(), file=n) for c, n in inputs.items()}
+    parse = get_parser(platform)
+    assert parse is not None
+    return parse(RawDevice(name=case, platform=platform, outputs=outputs))
+
+
+def test_nxos_policy_maps_own_their_class_lines() -> None:
+    state = _golden("nxos", "roce_leaf")
+    port = state.interfaces["Ethernet1/1"]
+    ecn = Source(file="running-config.txt", line=44)  # ROCE_EGRESS class c-out-8q-q3 WRED-ECN
+    scope = locate(state, port, ecn)
+    assert (scope.label, scope.path("queues.3.ecn")) == (
+        "queuing-policy-map ROCE_EGRESS",
+        "profiles.ROCE_EGRESS.queues.3.ecn",
+    )
+    # `system qos` applies the policies device-wide: its lines are no profile's
+    applied = Source(file="running-config.txt", line=60)
+    assert locate(state, port, applied).kind != "profile"
+    # an interface's own line
+    own = Source(file="running-config.txt", line=70)  # Ethernet1/1 priority-flow-control mode on
+    assert locate(state, port, own).label == "interface Ethernet1/1"
 
 
 def _golden_platforms() -> list[tuple[str, Path]]:

@@ -125,6 +125,7 @@ def _policy_map(draft: Draft, text: str, words: list[str], line: int) -> Block |
     if name is None:
         return None
     draft.define("policy-map", name, line)
+    draft.open_block("policy-map", name, line, f"profiles.{name}")
     return partial(_policy_child, draft, name)
 
 
@@ -146,6 +147,7 @@ def _class_map(draft: Draft, text: str, words: list[str], line: int) -> None:
     name = _typed_name([w for w in words if w not in ("match-any", "match-all")], ("qos",))
     if name is not None:
         draft.define("class-map", name, line)
+        draft.open_block("class-map", name, line)
 
 
 def _typed_name(words: list[str], qos_types: tuple[str, ...]) -> str | None:

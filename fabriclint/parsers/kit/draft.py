@@ -66,7 +66,7 @@ class BaseDraft:
         """Record a use of a named object by `by`."""
         self.references.append(Reference(kind=kind, name=name, by=by, source=self.where(place)))
 
-    def open_block(self, kind: str, name: str, line: int, path: str) -> None:
+    def open_block(self, kind: str, name: str, line: int, path: str | None = None) -> None:
         """Record that a block defining `kind name` (model path `path`) starts at `line` of the
         draft's file; the lines read next extend it (`extend_block`) until `close_block`."""
         self.block = len(self.blocks)
