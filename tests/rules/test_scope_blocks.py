@@ -41,7 +41,7 @@ interface Ethernet3
    mtu 9214
 """
 
-FAMILIES_WITH_A_TABLE = {"eos", "nxos"}
+FAMILIES_WITH_A_TABLE = {"eos", "nxos", "sonic"}
 """Parser families that record their blocks; the others still use the header-above fallback."""
 
 
@@ -132,6 +132,18 @@ def test_nxos_policy_maps_own_their_class_lines() -> None:
     # an interface's own line
     own = Source(file="running-config.txt", line=70)  # Ethernet1/1 priority-flow-control mode on
     assert locate(state, port, own).label == "interface Ethernet1/1"
+
+
+def test_sonic_entries_are_blocks_with_their_json_spans() -> None:
+    state = _golden("sonic", "roce_leaf")
+    spans = {(b.kind, b.name): (b.first, b.last, b.path) for b in state.blocks}
+    assert spans[("PORT_QOS_MAP", "Ethernet0")] == (83, 89, "interfaces.Ethernet0.qos")
+    assert spans[("PORT_QOS_MAP", "global")][2] == "qos"
+    assert spans[("DSCP_TO_TC_MAP", "ROCE")][2] is None  # applied by ports, not reported itself
+    assert [b.first for b in state.blocks] == sorted(b.first for b in state.blocks)
+    # a field of Ethernet0's entry is Ethernet0's own; no JSON line is given to a profile
+    scope = locate(state, state.interfaces["Ethernet0"], Source(file="config_db.json", line=86))
+    assert scope.kind != "profile"
 
 
 def _golden_platforms() -> list[tuple[str, Path]]:

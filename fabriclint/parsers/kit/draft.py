@@ -66,12 +66,20 @@ class BaseDraft:
         """Record a use of a named object by `by`."""
         self.references.append(Reference(kind=kind, name=name, by=by, source=self.where(place)))
 
+    def add_block(
+        self, kind: str, name: str, span: tuple[int, int], path: str | None = None
+    ) -> None:
+        """Record a block whose span (first, last line of the draft's file) is known already
+        (a JSON or YAML entry: its key's line to its last field's)."""
+        first, last = span
+        block = Block(kind=kind, name=name, file=self.file, first=first, last=last, path=path)
+        self.blocks.append(block)
+
     def open_block(self, kind: str, name: str, line: int, path: str | None = None) -> None:
         """Record that a block defining `kind name` (model path `path`) starts at `line` of the
         draft's file; the lines read next extend it (`extend_block`) until `close_block`."""
         self.block = len(self.blocks)
-        block = Block(kind=kind, name=name, file=self.file, first=line, last=line, path=path)
-        self.blocks.append(block)
+        self.add_block(kind, name, (line, line), path)
 
     def extend_block(self, line: int) -> None:
         """`line` belongs to the block being read (no-op outside a recorded block)."""
