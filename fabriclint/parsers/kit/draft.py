@@ -36,6 +36,9 @@ class BaseDraft:
     """The blocks read so far, with their spans (`open_block`, `extend_block`)."""
     block: int | None = None
     """Index in `blocks` of the block being read; None outside any recorded block."""
+    block_end: int = 0
+    """The last line read of that block (written into it when it closes: a plain int per line
+    read, not a model assignment)."""
 
     @property
     def default(self) -> Source:
@@ -78,21 +81,25 @@ class BaseDraft:
     def open_block(self, kind: str, name: str, line: int, path: str | None = None) -> None:
         """Record that a block defining `kind name` (model path `path`) starts at `line` of the
         draft's file; the lines read next extend it (`extend_block`) until `close_block`."""
-        self.block = len(self.blocks)
+        self.close_block()
+        self.block, self.block_end = len(self.blocks), line
         self.add_block(kind, name, (line, line), path)
 
     def extend_block(self, line: int) -> None:
-        """`line` belongs to the block being read (no-op outside a recorded block)."""
-        if self.block is not None:
-            self.blocks[self.block].last = line
+        """`line` belongs to the block being read (ignored outside a recorded block)."""
+        self.block_end = line
 
     def close_block(self) -> None:
-        """The block being read ended (a new top-level statement starts)."""
-        self.block = None
+        """The block being read ended (a new top-level statement starts, or the input ends)."""
+        if self.block is not None:
+            block = self.blocks[self.block]
+            block.last = max(block.last, self.block_end)
+            self.block = None
 
     def hand_over(self, state: DeviceState) -> None:
         """Give `state` the records: definitions, blocks, references, unparsed lines in input
         order."""
+        self.close_block()
         state.definitions = self.definitions
         state.blocks = self.blocks
         state.references = self.references
