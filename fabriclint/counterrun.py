@@ -1,6 +1,6 @@
 """`fabriclint counters FABRIC BEFORE AFTER`: judge the counters of a benchmark interval.
 
-Reads both snapshots' counter outputs (parsers/counters/), the configuration of the AFTER
+Reads both snapshots' counter outputs (parsers/<platform>/counters.py), the configuration of the AFTER
 snapshot (or `--config`) for what is lossless, computes deltas and rates over the interval
 between the two manifests' `created` times (or `--interval`), runs the CTR rules and builds the
 same Report `check` does, so every reporter and exit code applies: 0 clean, 1 findings, 2 input

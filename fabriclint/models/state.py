@@ -279,6 +279,34 @@ class InputProblem(BaseModel):
     """Where it went wrong."""
 
 
+class Block(BaseModel):
+    """A block of a device's input that defines one object a finding can be reported against (a
+    qos profile, an interface block): its kind, name and span. Blocks are few per device (tens),
+    so provenance costs a short table, not a field per line: a setting's owning block is the
+    innermost block whose span holds the setting's source line (rules/scope.py `locate`)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    kind: str
+    """What the block defines, as findings name it (qos-profile, interface)."""
+    name: str
+    """The object's name (ROCE, Ethernet1)."""
+    file: str
+    """The input file the span counts lines in."""
+    first: int
+    """The block's header line."""
+    last: int
+    """The block's last line (its header line when it holds nothing)."""
+    path: str | None = None
+    """Model path findings use for what the block defines (interfaces.Ethernet1.qos,
+    profiles.ROCE); None for a block no finding is reported against (a class-map, whose lines
+    belong to whatever applies it)."""
+
+    def holds(self, source: Source) -> bool:
+        """True when `source` is a line of this block."""
+        return source.file == self.file and self.first <= (source.line or 0) <= self.last
+
+
 class DeviceState(Located):
     """Everything fabriclint knows about one device, normalized."""
 
@@ -303,6 +331,9 @@ class DeviceState(Located):
     addressing (InfiniBand hosts); None for devices without InfiniBand."""
     definitions: list[Definition] = Field(default_factory=list)
     """Named QoS objects defined."""
+    blocks: list[Block] = Field(default_factory=list)
+    """The blocks settings are written in, with their spans, in input order (empty for a parser
+    family that records none yet: rules then fall back to the nearest header above a line)."""
     references: list[Reference] = Field(default_factory=list)
     """Uses of named QoS objects."""
     unparsed: list[Unparsed] = Field(default_factory=list)

@@ -12,16 +12,16 @@ FACTS = ("show version | json", "show hostname | json")
 
 _COMMANDS = specs(RUNNING_CONFIG, INTERFACES)
 
+PFC_DETAIL = "show priority-flow-control counters detail | json"
+PFC_TOTALS = "show priority-flow-control counters | json"
+ECN_QUEUES = "show qos interfaces ecn counters queue | json"
+
 COUNTERS = CounterPlan(
-    "fabriclint.parsers.counters.eos",
+    "fabriclint.parsers.eos.counters",
     specs(
-        "show priority-flow-control counters detail | json",
-        CommandSpec(
-            key="show priority-flow-control counters | json",
-            optional=True,
-            only_if_missing="show priority-flow-control counters detail | json",
-        ),
-        CommandSpec(key="show qos interfaces ecn counters queue | json", optional=True),
+        PFC_DETAIL,
+        CommandSpec(key=PFC_TOTALS, optional=True, only_if_missing=PFC_DETAIL),
+        CommandSpec(key=ECN_QUEUES, optional=True),
     ),
 )
 """Counter commands (`collect --counters`, docs/counters.md)."""

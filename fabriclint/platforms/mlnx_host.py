@@ -130,7 +130,7 @@ def counter_derive(collected: dict[str, str]) -> list[CommandSpec]:
 
 
 COUNTERS = CounterPlan(
-    "fabriclint.parsers.counters.mlnx_host",
+    "fabriclint.parsers.mlnx_host.counters",
     specs(
         CommandSpec(key=IBDEV2NETDEV, optional=True),
         CommandSpec(key=RDMA_LINK, optional=True, only_if_missing=IBDEV2NETDEV),

@@ -9,9 +9,9 @@ INTERFACE = "show interface"
 
 _COMMANDS = specs(RUNNING_CONFIG, INTERFACE)
 
-COUNTERS = CounterPlan(
-    "fabriclint.parsers.counters.nxos", specs("show interface priority-flow-control")
-)
+PFC_COUNTERS = "show interface priority-flow-control"
+
+COUNTERS = CounterPlan("fabriclint.parsers.nxos.counters", specs(PFC_COUNTERS))
 """Counter commands (`collect --counters`, docs/counters.md)."""
 
 

@@ -25,14 +25,20 @@ _COMMANDS = specs(
     ),
 )
 
+PFCSTAT = "pfcstat"
+PFC_COUNTERS = "show pfc counters"
+QUEUE_COUNTERS = "show queue counters"
+WRED_COUNTERS = "show queue wredcounters"
+PFCWD_STATS = "show pfcwd stats"
+
 COUNTERS = CounterPlan(
-    "fabriclint.parsers.counters.sonic",
+    "fabriclint.parsers.sonic.counters",
     specs(
-        CommandSpec(key="pfcstat", optional=True),
-        CommandSpec(key="show pfc counters", optional=True, only_if_missing="pfcstat"),
-        "show queue counters",
-        CommandSpec(key="show queue wredcounters", optional=True),
-        CommandSpec(key="show pfcwd stats", optional=True),
+        CommandSpec(key=PFCSTAT, optional=True),
+        CommandSpec(key=PFC_COUNTERS, optional=True, only_if_missing=PFCSTAT),
+        QUEUE_COUNTERS,
+        CommandSpec(key=WRED_COUNTERS, optional=True),
+        CommandSpec(key=PFCWD_STATS, optional=True),
     ),
 )
 """Counter commands (`collect --counters`, docs/counters.md)."""

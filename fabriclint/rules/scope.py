@@ -88,6 +88,23 @@ def _blocks(state: DeviceState, file: str) -> list[tuple[int, Scope | None]]:
     return sorted(out, key=lambda block: block[0])
 
 
+def _enclosing(state: DeviceState, source: Source) -> Scope | None:
+    """The profile/policy scope whose block holds `source`, None when it is an interface's own
+    line or a top-level one. Asked of the state's block table (`DeviceState.blocks`) when its
+    parser records one for that file; a family without a table yet falls back to the nearest
+    block header above the line (which cannot tell a top-level line after a block from the
+    block's own lines, and fits indented CLI only)."""
+    table = [b for b in state.blocks if b.file == source.file]
+    if not table:
+        enclosing = [b for b in _blocks(state, source.file) if b[0] <= (source.line or 0)]
+        return enclosing[-1][1] if enclosing else None
+    held = [b for b in table if b.holds(source)]
+    block = max(held, key=lambda b: b.first, default=None)  # innermost: the latest header
+    if block is None or block.path is None or not any(w in block.kind for w in _BLOCK_WORDS):
+        return None  # a port's own line, a class-map's, or the device-wide QoS
+    return Scope("profile", block.name, f"{block.kind} {block.name}", block.path)
+
+
 def _sources(qos: QosConfig) -> Iterator[Source]:
     yield from qos.sources.values()
     if qos.pfc is not None:
@@ -112,8 +129,7 @@ def locate(state: DeviceState, iface: Interface | None, source: Source | None) -
         return DEVICE
     if source is None or not source.line:
         return _own_scope(state, iface)
-    enclosing = [b for b in _blocks(state, source.file) if b[0] <= source.line]
-    profile = enclosing[-1][1] if enclosing else None
+    profile = _enclosing(state, source)
     if profile is not None:
         return profile
     if _shared(state, iface, source):

@@ -12,6 +12,7 @@ from fabriclint.models.common import Source
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers import get_parser
+from fabriclint.parsers.counters import parse_counters
 from fabriclint.parsers.cumulus.draft import Draft as CumulusDraft
 from fabriclint.parsers.junos.draft import Draft as JunosDraft
 from fabriclint.parsers.kit.draft import BaseDraft
@@ -61,6 +62,35 @@ def test_a_bug_in_any_parser_is_one_located_problem(
     assert problem.message.startswith(f"{name} parser failed on this input")
     assert "KeyError" in problem.message
     assert not state.interfaces and not state.unparsed  # half a parse never feeds the rules
+
+
+# platform -> (counter package, a reader its parse calls, a counter key that reaches it)
+COUNTER_FAMILIES = {
+    "eos": ("eos", "read_detail", "show priority-flow-control counters detail | json"),
+    "nxos": ("nxos", "read_pfc", "show interface priority-flow-control"),
+    "sonic": ("sonic", "read_queues", "show queue counters"),
+    "mlnx-host": ("mlnx_host", "read_ethtool", "ethtool -S ens1np0"),
+}
+
+
+@pytest.mark.parametrize("platform", sorted(COUNTER_FAMILIES))
+def test_a_bug_in_any_counter_parser_is_one_located_problem(
+    platform: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package, inner, key = COUNTER_FAMILIES[platform]
+    module = importlib.import_module(f"fabriclint.parsers.{package}.counters")
+
+    def broken(*_: object, **__: object) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(module, inner, broken)
+    raw = _raw(platform, key, "x\n")
+    found = parse_counters(raw)
+    assert found is not None and found.platform == platform and not found.ports
+    (problem,) = found.problems
+    assert problem.kind == "unparseable"
+    assert problem.message.startswith(f"{platform} counter parser failed on this input at sw1/")
+    assert "KeyError" in problem.message and problem.source is not None
 
 
 def test_the_registry_covers_the_signature_check(monkeypatch: pytest.MonkeyPatch) -> None:

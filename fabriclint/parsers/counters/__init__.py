@@ -1,7 +1,9 @@
 """Counter parsers: pure functions from a device's raw counter outputs to DeviceCounters.
 
-One module per platform (`parse(raw) -> DeviceCounters`), imported on first use. Like the
-configuration parsers they never raise: an output they cannot read, or a bug in one, becomes an
+One module per platform, `parsers/<platform>/counters.py` (`parse(raw) -> DeviceCounters`, at
+the path its descriptor's `CounterPlan.parser` names), imported on first use; what they share is
+in `kit/counters.py`. Like the configuration parsers they never raise
+(`kit.internal.counters_never_raise`): an output they cannot read, or a bug in one, becomes an
 `unparseable` problem on the device's counters, and the interval that device's counters measure
 is then not trusted (`fabriclint counters` exits 3).
 """
@@ -12,10 +14,8 @@ import importlib
 from collections.abc import Callable
 
 from fabriclint import platforms
-from fabriclint.models.common import source_at
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice
-from fabriclint.models.state import InputProblem
 
 CounterParser = Callable[[RawDevice], DeviceCounters]
 
@@ -39,11 +39,4 @@ def parse_counters(raw: RawDevice) -> DeviceCounters | None:
     parse = get_counter_parser(raw.platform)
     if parse is None:
         return None
-    try:
-        return parse(raw)
-    except Exception as exc:  # a parser bug: this device's interval is incomplete, never a crash
-        first = next(iter(raw.outputs.values()), None)
-        message = f"counter parser failed: {type(exc).__name__}: {exc} (an internal error: please report it)"
-        source = source_at(first.file) if first else None
-        problem = InputProblem(kind="unparseable", message=message, source=source)
-        return DeviceCounters(name=raw.name, platform=raw.platform, problems=[problem])
+    return parse(raw)

@@ -30,11 +30,14 @@ def walk(draft: Draft, text: str) -> None:
         body = body.rstrip()
         indent = len(line) - len(line.lstrip())
         if indent == 0:
+            draft.close_block()  # a top-level statement ends the recorded block (its span)
             block, sub = top_line(draft, body, words, number), None
             until_eof = words[0] == "banner"
-        elif block is None:
             continue
-        elif sub is not None and indent > sub_indent:
+        if block is None:
+            continue
+        draft.extend_block(number)
+        if sub is not None and indent > sub_indent:
             sub(body, words, number)
         elif words == ["comment"]:
             until_eof = True

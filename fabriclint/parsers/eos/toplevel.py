@@ -47,6 +47,7 @@ def _interface(draft: Draft, text: str, words: list[str], line: int) -> Block | 
     layer = draft.interfaces.get(words[1])
     if layer is None:
         layer = draft.interfaces[words[1]] = Layer("interface", words[1], draft.at(line))
+    draft.open_block("interface", words[1], line, f"interfaces.{words[1]}.qos")
     return partial(layer_line, draft, layer)
 
 
@@ -56,6 +57,7 @@ def _qos(draft: Draft, text: str, words: list[str], line: int) -> Block | None:
         if layer is None:
             layer = draft.profiles[words[2]] = Layer("profile", words[2], draft.at(line))
             draft.define("qos-profile", words[2], line)
+        draft.open_block("qos-profile", words[2], line, f"profiles.{words[2]}")
         return partial(layer_line, draft, layer)
     if words[1:2] == ["map"] and "to" in words:
         _qos_map(draft, text, words, line)
@@ -123,6 +125,7 @@ def _policy_map(draft: Draft, text: str, words: list[str], line: int) -> Block |
     if name is None:
         return None
     draft.define("policy-map", name, line)
+    draft.open_block("policy-map", name, line, f"profiles.{name}")
     return partial(_policy_child, draft, name)
 
 
@@ -144,6 +147,7 @@ def _class_map(draft: Draft, text: str, words: list[str], line: int) -> None:
     name = _typed_name([w for w in words if w not in ("match-any", "match-all")], ("qos",))
     if name is not None:
         draft.define("class-map", name, line)
+        draft.open_block("class-map", name, line)
 
 
 def _typed_name(words: list[str], qos_types: tuple[str, ...]) -> str | None:

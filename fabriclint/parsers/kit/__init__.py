@@ -4,7 +4,9 @@ Vocabulary (docs/architecture.md, "Vocabulary" and "Parser packages", says the s
 
 - **block**: a header line and the lines under it in a device's text (`interface Ethernet1/1`,
   `qos profile ROCE`, a Junos `{ }` section, a config_db table entry). A family's `text.py` reads
-  the text into blocks; a block's handler reads its statements.
+  the text into blocks; a block's handler reads its statements. The draft records the blocks
+  settings are written in, with their spans (`draft.BaseDraft.open_block`, `add_block`): the
+  state's block table, which rules ask where a faulty setting lives (rules/scope.py `locate`).
 - **draft**: a parser's working state, a `draft.BaseDraft`: what one pass over the inputs
   recorded, each value with the line it was written on, plus the named definitions and
   references and the unmodeled lines (PARSE001). It never leaves its parser.
@@ -17,6 +19,7 @@ Vocabulary (docs/architecture.md, "Vocabulary" and "Parser packages", says the s
 Modules: `internal` (`never_raises`, the contract every `parse` is decorated with, and the located
 internal-error problem), `draft` (`BaseDraft`), `merge` (the layered merge), `inputs` (missing or
 empty required outputs), `lines` (numbered command output and the problem log of the host and
-subnet-manager parsers), `common` (numbers and value lists), `signature` (whose configuration a
+subnet-manager parsers), `common` (numbers and value lists), `counters` (what the counter parsers
+share: counts, column tables, the per-device builder), `signature` (whose configuration a
 text is). The kit imports no platform package.
 """

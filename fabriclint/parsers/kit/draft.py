@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from fabriclint.models.common import Source, make_source
-from fabriclint.models.state import Definition, DeviceState, Reference, Unparsed
+from fabriclint.models.state import Block, Definition, DeviceState, Reference, Unparsed
 
 Where = int | Source | None
 """A line of the draft's file (None or 0: no line), or a Source of any file."""
@@ -32,6 +32,13 @@ class BaseDraft:
     unparsed: list[Unparsed] = field(default_factory=list)
     lines: dict[int | None, Source] = field(default_factory=dict)
     """Sources already made, by line (a line often carries several values)."""
+    blocks: list[Block] = field(default_factory=list)
+    """The blocks read so far, with their spans (`open_block`, `extend_block`)."""
+    block: int | None = None
+    """Index in `blocks` of the block being read; None outside any recorded block."""
+    block_end: int = 0
+    """The last line read of that block (written into it when it closes: a plain int per line
+    read, not a model assignment)."""
 
     @property
     def default(self) -> Source:
@@ -62,9 +69,39 @@ class BaseDraft:
         """Record a use of a named object by `by`."""
         self.references.append(Reference(kind=kind, name=name, by=by, source=self.where(place)))
 
+    def add_block(
+        self, kind: str, name: str, span: tuple[int, int], path: str | None = None
+    ) -> None:
+        """Record a block whose span (first, last line of the draft's file) is known already
+        (a JSON or YAML entry: its key's line to its last field's)."""
+        first, last = span
+        block = Block(kind=kind, name=name, file=self.file, first=first, last=last, path=path)
+        self.blocks.append(block)
+
+    def open_block(self, kind: str, name: str, line: int, path: str | None = None) -> None:
+        """Record that a block defining `kind name` (model path `path`) starts at `line` of the
+        draft's file; the lines read next extend it (`extend_block`) until `close_block`."""
+        self.close_block()
+        self.block, self.block_end = len(self.blocks), line
+        self.add_block(kind, name, (line, line), path)
+
+    def extend_block(self, line: int) -> None:
+        """`line` belongs to the block being read (ignored outside a recorded block)."""
+        self.block_end = line
+
+    def close_block(self) -> None:
+        """The block being read ended (a new top-level statement starts, or the input ends)."""
+        if self.block is not None:
+            block = self.blocks[self.block]
+            block.last = max(block.last, self.block_end)
+            self.block = None
+
     def hand_over(self, state: DeviceState) -> None:
-        """Give `state` the records: definitions, references, unparsed lines in input order."""
+        """Give `state` the records: definitions, blocks, references, unparsed lines in input
+        order."""
+        self.close_block()
         state.definitions = self.definitions
+        state.blocks = self.blocks
         state.references = self.references
         state.unparsed = sorted(self.unparsed, key=_input_order)
 

@@ -3,7 +3,9 @@ located at the output (and line) it was reading.
 
 Every parser promises never to raise: `never_raises` wraps its `parse` once, so an unexpected
 exception becomes an `unparseable` problem (the device is then incomplete, exit 3) on a state
-that holds nothing else (half a parse must not feed the rules). A bare `KeyError(1)` tells nobody which of a host's
+that holds nothing else (half a parse must not feed the rules). `counters_never_raise` is the
+same contract for a counter parser (`parse(raw) -> DeviceCounters`): the interval that device's
+counters measure is then not trusted (`fabriclint counters` exits 3). A bare `KeyError(1)` tells nobody which of a host's
 ten outputs to look at, so the traceback's frames are searched, innermost first, for what they
 were reading: an object with a `file` (a `Text` or a `Draft`), or a local `file`,
 and a line counter (`num`, `lineno`, or `number` beside the `line` text being read).
@@ -14,13 +16,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from fabriclint.models.common import source_at
+from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 
 Parse = Callable[[RawDevice], DeviceState]
+ParseCounters = Callable[[RawDevice], DeviceCounters]
+_Result = TypeVar("_Result", DeviceState, DeviceCounters)
 
 _LINE_NAMES = ("num", "lineno", "line_no")
 _TEXT_NAMES = ("line", "raw", "body")
@@ -31,17 +36,36 @@ def never_raises(platform: str, name: str) -> Callable[[Parse], Parse]:
     content is the problem "`name` parser failed on this input at FILE:LINE: ...", never an
     exception (the engine and the CLI then report the device as incomplete)."""
 
-    def wrap(parse: Parse) -> Parse:
+    def failed(raw: RawDevice, problem: InputProblem) -> DeviceState:
+        state = DeviceState(name=raw.name, platform=platform)
+        state.problems.append(problem)
+        return state
+
+    return _guard(f"{name} parser failed on this input", failed)
+
+
+def counters_never_raise(platform: str, name: str) -> Callable[[ParseCounters], ParseCounters]:
+    """Decorate a platform's counter `parse`: a bug inside it gives DeviceCounters whose only
+    content is the problem "`name` counter parser failed on this input at FILE:LINE: ..."."""
+
+    def failed(raw: RawDevice, problem: InputProblem) -> DeviceCounters:
+        return DeviceCounters(name=raw.name, platform=platform, problems=[problem])
+
+    return _guard(f"{name} counter parser failed on this input", failed)
+
+
+def _guard(
+    prefix: str, failed: Callable[[RawDevice, InputProblem], _Result]
+) -> Callable[[Callable[[RawDevice], _Result]], Callable[[RawDevice], _Result]]:
+    """The decorator both contracts share: an exception becomes `failed(raw, problem)`."""
+
+    def wrap(parse: Callable[[RawDevice], _Result]) -> Callable[[RawDevice], _Result]:
         @functools.wraps(parse)
-        def safe(raw: RawDevice) -> DeviceState:
+        def safe(raw: RawDevice) -> _Result:
             try:
                 return parse(raw)
             except Exception as exc:  # the contract is "never raise": report instead
-                state = DeviceState(name=raw.name, platform=platform)
-                state.problems.append(
-                    internal_error(f"{name} parser failed on this input", exc, raw)
-                )
-                return state
+                return failed(raw, internal_error(prefix, exc, raw))
 
         return safe
 

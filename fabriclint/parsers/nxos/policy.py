@@ -62,6 +62,7 @@ def class_map(draft: Draft, text: str, words: list[str], line: int) -> Block | N
     cmap = ClassMap(kind, name, line, match_any=match_any)
     draft.class_maps[(kind, name)] = cmap
     draft.define(CLASS_KIND[kind], name, line)
+    draft.open_block(CLASS_KIND[kind], name, line)
     return partial(_match_line, draft, cmap)
 
 
@@ -111,6 +112,7 @@ def policy_map(draft: Draft, text: str, words: list[str], line: int) -> Block | 
     policy = Policy(kind, name, line)
     draft.policies[(kind, name)] = policy
     draft.define(POLICY_KIND[kind], name, line)
+    draft.open_block(POLICY_KIND[kind], name, line, f"profiles.{name}")
     return partial(_policy_child, draft, policy)
 
 

@@ -27,11 +27,14 @@ def walk(draft: Draft, text: str) -> None:
         words = body.split()
         indent = len(line) - len(line.lstrip())
         if indent == 0:
+            draft.close_block()  # a top-level statement ends the recorded block (its span)
             block, sub = top_line(draft, body, words, number), None
             banner_end = _banner(words, body)
-        elif block is None:
             continue
-        elif sub is not None and indent > sub_indent:
+        if block is None:
+            continue
+        draft.extend_block(number)
+        if sub is not None and indent > sub_indent:
             sub(body, words, number)
         else:
             sub, sub_indent = block(body, words, number), indent

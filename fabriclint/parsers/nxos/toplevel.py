@@ -84,6 +84,7 @@ def _system(
     rest = words[1:]
     if rest == ["qos"] and not negated:
         draft.define("system-qos", "system qos", line)
+        draft.open_block("system-qos", "system qos", line, "qos")
         return partial(_system_child, draft)
     if rest == ["default", "switchport"]:
         draft.routed_default = (negated, line)
@@ -158,7 +159,9 @@ def _interface(draft: Draft, text: str, words: list[str], line: int) -> Block | 
         if scope is None:
             scope = draft.interfaces[name] = Applied(name, line)
         scopes.append(scope)
-    return partial(interface_line, draft, scopes, names[0] if len(names) == 1 else label)
+    single = names[0] if len(names) == 1 else None
+    draft.open_block("interface", single or label, line, single and f"interfaces.{single}.qos")
+    return partial(interface_line, draft, scopes, single or label)
 
 
 Handler = Callable[[Draft, list[Applied], list[str], bool, str, int], None]

@@ -74,9 +74,44 @@ def build_state(name: str, draft: Draft, tables: Tables) -> DeviceState:
         iface.qos = _port_qos(ctx, port, entries.get(port))
         state.interfaces[port] = iface
     _facts(state, tables)
+    _blocks(draft, tables)
     draft.flush()
     draft.hand_over(state)
     return state
+
+
+BLOCK_TABLES = (
+    "PORT_QOS_MAP",
+    "DSCP_TO_TC_MAP",
+    "DOT1P_TO_TC_MAP",
+    "TC_TO_PRIORITY_GROUP_MAP",
+    "TC_TO_QUEUE_MAP",
+    "MAP_PFC_PRIORITY_TO_QUEUE",
+    "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
+    "WRED_PROFILE",
+    "SCHEDULER",
+    "BUFFER_PROFILE",
+)
+"""Tables whose entries are the blocks QoS settings are written in: a port's PORT_QOS_MAP entry
+and the named objects it applies. Per-queue and per-PG entries (QUEUE, BUFFER_PG) are left out:
+hundreds per switch, and each is owned by its port."""
+
+
+def _blocks(draft: Draft, tables: Tables) -> None:
+    """The block table: each entry of BLOCK_TABLES, from its key's line to its last field's."""
+    for table in BLOCK_TABLES:
+        for key, entry in tables.get(table, {}).items():
+            span = (entry.line, max((entry.line, *entry.fields.lines)))
+            draft.add_block(table, key, span, _block_path(table, key))
+    draft.blocks.sort(key=lambda block: block.first)  # input order, as the other families
+
+
+def _block_path(table: str, key: str) -> str | None:
+    """What a PORT_QOS_MAP entry configures (`global`: the device-wide QoS; one port: its own);
+    None for a list of ports or a named object (applied, not reported on by itself)."""
+    if table != "PORT_QOS_MAP" or "," in key:
+        return None
+    return "qos" if key == "global" else f"interfaces.{key}.qos"
 
 
 def _port_entries(draft: Draft, tables: Tables) -> dict[str, Entry]:

@@ -7,7 +7,7 @@ import json
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.parsers.counters import parse_counters
-from fabriclint.parsers.counters.eos import ECN_QUEUES, PFC_DETAIL, PFC_TOTALS
+from fabriclint.platforms.eos import ECN_QUEUES, PFC_DETAIL, PFC_TOTALS
 
 DETAIL = {
     "interfaces": {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.parsers.counters import parse_counters
-from fabriclint.parsers.counters.nxos import PFC
+from fabriclint.platforms.nxos import PFC_COUNTERS as PFC
 
 TEXT = """\
 

@@ -18,12 +18,15 @@ import re
 
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.parsers.counters.common import Builder, NotACount, Table, count, plain_table, tables
-
-PFCSTAT = ("pfcstat", "show pfc counters")
-QUEUE = "show queue counters"
-WRED = "show queue wredcounters"
-PFCWD = "show pfcwd stats"
+from fabriclint.parsers.kit.counters import Builder, NotACount, Table, count, plain_table, tables
+from fabriclint.parsers.kit.internal import counters_never_raise
+from fabriclint.platforms.sonic import (
+    PFC_COUNTERS,
+    PFCSTAT,
+    PFCWD_STATS,
+    QUEUE_COUNTERS,
+    WRED_COUNTERS,
+)
 
 _QUEUE_NAME = re.compile(r"^(UC|ALL|Q)?([0-9]{1,2})$")
 _QUEUE_COLUMNS = {
@@ -125,11 +128,13 @@ def read_pfcwd(builder: Builder, output: RawOutput) -> None:
                     builder.queue(port, int(index), key, builder.counter(value, output.file, line))
 
 
+@counters_never_raise("sonic", "sonic")
 def parse(raw: RawDevice) -> DeviceCounters:
     """Counters of a SONiC switch from whichever of its counter outputs were collected."""
     builder = Builder(raw=raw)
-    readers = {**dict.fromkeys(PFCSTAT, read_pfcstat), QUEUE: read_queues, WRED: read_queues}
-    readers[PFCWD] = read_pfcwd
+    readers = {PFCSTAT: read_pfcstat, PFC_COUNTERS: read_pfcstat, QUEUE_COUNTERS: read_queues}
+    readers[WRED_COUNTERS] = read_queues
+    readers[PFCWD_STATS] = read_pfcwd
     for key, reader in readers.items():
         output = raw.outputs.get(key)
         if output is not None:

@@ -19,13 +19,13 @@ import re
 
 from fabriclint.models.counters import Counter, DeviceCounters, Width
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.parsers.counters.common import Builder, NotACount, count, lines
+from fabriclint.parsers.kit.counters import Builder, NotACount, count, lines
+from fabriclint.parsers.kit.internal import counters_never_raise
+from fabriclint.platforms.base import pattern
+from fabriclint.platforms.mlnx_host import ETHTOOL_STATS, HW_COUNTERS, IBDEV2NETDEV, PORT_COUNTERS
 
-ETHTOOL_S = re.compile(r"^ethtool -S ([A-Za-z0-9][A-Za-z0-9_.-]{0,14})$")
-SYSFS = re.compile(
-    r"^grep -rH \. /sys/class/infiniband/([A-Za-z0-9][A-Za-z0-9_.-]{0,31})/ports/([0-9]{1,2})/"
-    r"(hw_counters|counters)$"
-)
+_ETHTOOL_KEY = pattern(ETHTOOL_STATS)
+_SYSFS_KEYS = (pattern(HW_COUNTERS), pattern(PORT_COUNTERS))
 
 _PRIO = re.compile(
     r"^(rx|tx)_prio([0-7])_(pause|pause_duration|pause_transition|buf_discard|cong_discard"
@@ -89,7 +89,7 @@ _SYSFS_LINE = re.compile(
 def netdevs(raw: RawDevice) -> dict[tuple[str, int], str]:
     """(HCA, port) -> netdev from `ibdev2netdev` when collected (`mlx5_0 port 1 ==> ens1np0`)."""
     out: dict[tuple[str, int], str] = {}
-    text = raw.outputs.get("ibdev2netdev")
+    text = raw.outputs.get(IBDEV2NETDEV)
     for _n, line in lines(text.text if text else ""):
         found = re.match(r"^\s*(\S+) port ([0-9]{1,2}) (?:==>|<===>) (\S+)", line)
         if found:
@@ -165,16 +165,16 @@ def read_sysfs(builder: Builder, output: RawOutput, names: dict[tuple[str, int],
         builder.hca(hca, port, names.get((hca, port)), name, counter)
 
 
+@counters_never_raise("mlnx-host", "mlnx-host")
 def parse(raw: RawDevice) -> DeviceCounters:
     """Counters of a ConnectX host from its `ethtool -S` and sysfs counter outputs."""
     builder = Builder(raw=raw)
     names = netdevs(raw)
     for key, output in raw.outputs.items():
-        ethtool = ETHTOOL_S.match(key)
-        if ethtool:
+        if _ETHTOOL_KEY.fullmatch(key):
             builder.inputs.append(key)
-            read_ethtool(builder, ethtool[1], output)
-        elif SYSFS.match(key):
+            read_ethtool(builder, key.rsplit(" ", 1)[1], output)
+        elif any(p.fullmatch(key) for p in _SYSFS_KEYS):
             builder.inputs.append(key)
             read_sysfs(builder, output, names)
     return builder.build()

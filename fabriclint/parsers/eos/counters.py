@@ -19,11 +19,9 @@ from typing import Any
 from fabriclint.bounded import InputLimitError, json_loads
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.parsers.counters.common import Builder
-
-PFC_DETAIL = "show priority-flow-control counters detail | json"
-PFC_TOTALS = "show priority-flow-control counters | json"
-ECN_QUEUES = "show qos interfaces ecn counters queue | json"
+from fabriclint.parsers.kit.counters import Builder
+from fabriclint.parsers.kit.internal import counters_never_raise
+from fabriclint.platforms.eos import ECN_QUEUES, PFC_DETAIL, PFC_TOTALS
 
 
 class _Locator:
@@ -124,6 +122,7 @@ def read_ecn(builder: Builder, output: RawOutput) -> None:
                 builder.queue(name, int(index[1]), "ecn_marked", counter)
 
 
+@counters_never_raise("eos", "eos")
 def parse(raw: RawDevice) -> DeviceCounters:
     """Counters of an EOS switch from whichever counter outputs were collected."""
     builder = Builder(raw=raw)

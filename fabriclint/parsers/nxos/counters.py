@@ -13,9 +13,10 @@ import re
 
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.parsers.counters.common import Builder, NotACount, count, lines
+from fabriclint.parsers.kit.counters import Builder, NotACount, count, lines
+from fabriclint.parsers.kit.internal import counters_never_raise
+from fabriclint.platforms.nxos import PFC_COUNTERS
 
-PFC = "show interface priority-flow-control"
 _PORT = re.compile(r"^(Eth(?:ernet)?[0-9][0-9/.]*|port-channel[0-9]+)\s", re.IGNORECASE)
 
 
@@ -42,11 +43,12 @@ def read_pfc(builder: Builder, output: RawOutput) -> None:
         builder.problem("no `RxPPP  TxPPP` header in this output", output.file, 1)
 
 
+@counters_never_raise("nxos", "nxos")
 def parse(raw: RawDevice) -> DeviceCounters:
     """Counters of an NX-OS switch from its PFC counter output."""
     builder = Builder(raw=raw)
-    output = raw.outputs.get(PFC)
+    output = raw.outputs.get(PFC_COUNTERS)
     if output is not None:
-        builder.inputs.append(PFC)
+        builder.inputs.append(PFC_COUNTERS)
         read_pfc(builder, output)
     return builder.build()
