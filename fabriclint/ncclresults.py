@@ -33,17 +33,19 @@ class ResultsError(ValueError):
     """A results file that cannot be read (an input error: exit 2 or an incomplete run)."""
 
 
-def read_results(path: Path) -> NcclRun:
-    """The run in `path`, JSON or text (by its first non-blank character)."""
+def read_results(path: Path, name: str | None = None) -> NcclRun:
+    """The run in `path`, JSON or text (by its first non-blank character); `name` is how the
+    file is shown (default: the path)."""
     try:
         if path.stat().st_size > max_file_size():
             raise ResultsError(f"{path}: larger than FABRICLINT_MAX_FILE_SIZE")
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise ResultsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    shown = name or str(path)
     if text.lstrip().startswith("{"):
-        return parse_json(text, str(path))
-    return parse_text(text, str(path))
+        return parse_json(text, shown)
+    return parse_text(text, shown)
 
 
 def parse_json(text: str, file: str) -> NcclRun:
@@ -223,3 +225,17 @@ def _text_row(tokens: list[str], file: str, number: int) -> NcclResult | None:
 def _text_side(tokens: list[str]) -> NcclSide:
     time_us, alg, bus, wrong = (_number(t) for t in tokens)
     return NcclSide(time_us=time_us, alg_bw=alg, bus_bw=bus, nwrong=wrong)
+
+
+def scrubbed(text: str) -> str:
+    """A results file fit to keep in a bundle: a JSON document's `env` cut to the KEPT_ENV
+    variables (nccl-tests records the whole environment, secrets included); text unchanged."""
+    if not text.lstrip().startswith("{"):
+        return text
+    try:
+        data = json_loads(text)
+    except (json.JSONDecodeError, InputLimitError):
+        return text if '"env"' not in text else "{}\n"  # unreadable: never keep an environment
+    if isinstance(data, dict) and isinstance(data.get("env"), list):
+        data["env"] = [e for e in data["env"] if str(e).startswith(KEPT_ENV)]
+    return json.dumps(data, indent=1) + "\n"
