@@ -26,6 +26,15 @@ h1{font-size:20px;margin:0 0 4px} h2{font-size:16px;margin:24px 0 8px}
 table{border-collapse:collapse;background:#fff} td,th{border:1px solid #ddd;padding:3px 6px}
 .muted{color:#666} li{margin:2px 0}
 """
+SCRIPT = """
+var data = JSON.parse(document.getElementById('verdict-data').textContent);
+var chart = document.getElementById('busbw-chart');
+document.body.dataset.jsVerdict = data.verdict;
+document.body.dataset.jsPoints = document.querySelectorAll('#busbw-chart circle.point').length;
+document.body.dataset.jsChartWidth = chart ? Math.round(chart.getBBox().width) : 0;
+"""
+"""Runs in the browser only to prove the page rendered: what it read and laid out goes on
+<body> as data-js-* attributes (the page reads the same without it)."""
 COLORS = ("#1e6fd9", "#c62828", "#2e7d32", "#ef8f00", "#6a1b9a")
 
 
@@ -185,5 +194,6 @@ def to_html(verdict: Verdict) -> str:
         f"<h2>Pause frames per port and priority</h2>{_pauses(verdict.pauses)}"
         f"<h2>BOM changes</h2>{_list(verdict.bom_changes, 'bom-changes')}"
         f"<h2>Findings</h2>{_findings(doc)}"
-        f'<script type="application/json" id="verdict-data">{data}</script></body></html>\n'
+        f'<script type="application/json" id="verdict-data">{data}</script>'
+        f"<script>{SCRIPT}</script></body></html>\n"
     )

@@ -181,13 +181,16 @@ def _argv(command: Mapping[str, Any]) -> str:
 
 def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path) -> None:
     runs: list[NcclRun] = []
+    unreadable: list[str] = []
     for path in sorted((bundle / "results").glob("*")):
         try:
             runs.append(read_results(path, path.relative_to(bundle).as_posix()))
         except ResultsError as exc:
-            verdict.incomplete.append(f"results: {exc}")
+            unreadable.append(f"results: {exc}")
+    verdict.incomplete.extend(unreadable)
     if not runs:
-        verdict.incomplete.append(f"results: no readable results file in {bundle / 'results'}")
+        if not unreadable:  # the command wrote none of the files it was to write
+            verdict.incomplete.append(f"results: no results file in {bundle / 'results'}")
         return
     env = verdict.command.get("env")
     for run in runs:  # text output records no environment: the one the command was given

@@ -47,7 +47,7 @@ def _guarded(call: Callable[[], T]) -> T:
         raise fail([f"{exc.filename or 'bench'}: {exc.strerror or exc}"]) from None
 
 
-@app.command("run", context_settings={"allow_interspersed_args": False})
+@app.command("run")
 def run(
     fabric: Path = typer.Argument(..., help="Fabric directory.", metavar="FABRIC"),
     command: list[str] = typer.Argument(
