@@ -385,6 +385,9 @@ def _keep_results(opts: RunOptions, work: Path) -> None:
 def run(opts: RunOptions) -> tuple[Path, Verdict]:
     """Collect, run, collect, judge; the bundle's final path and its verdict."""
     lock_text = bom.dumps(bom.read_lock(opts.lock))  # a bad lock stops here, nothing contacted
+    for path in results_files(opts):
+        if path.exists():  # nccl-tests would write FILE.0 beside it and the old one be read
+            raise UsageError(f"{path}: exists; the results must be new (remove it or name another)")
     root = opts.out_root or opts.fabric_dir / "bench"
     final = _final(root)
     work = root / f".{final.name}.partial-{os.getpid()}"

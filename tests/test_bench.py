@@ -194,6 +194,17 @@ def test_bad_input_is_a_usage_error_and_contacts_nothing(tmp_path: Path) -> None
     )
     assert result.exit_code == 2 and "not a fabriclint BOM lock" in result.stderr
     assert not (ROCE_POD / "bench").exists()
+    stale = tmp_path / "old.json"
+    stale.write_text("{}")
+    args = ["bench", "run", str(ROCE_POD), "--lock", str(ROCE_POD / "inventory.yaml"), "--"]
+    result = runner.invoke(app, [*args, "/bin/true", "-J", str(stale)])
+    assert result.exit_code == 2 and "not JSON" in result.stderr
+    good = tmp_path / "good.json"
+    good.write_text(bom.dumps(bom.take(ROCE_POD, BASE).lock))
+    args[4] = str(good)
+    result = runner.invoke(app, [*args, "/bin/true", "-J", str(stale)])
+    assert result.exit_code == 2 and "old.json: exists; the results must be new" in result.stderr
+    assert not (ROCE_POD / "bench").exists()
     result = runner.invoke(app, ["bench", "judge", str(tmp_path)])
     assert result.exit_code == 2 and "not a bench bundle" in result.stderr
 
