@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from fabriclint.models.bom import BomLock
 from fabriclint.models.finding import Report
 from fabriclint.models.intent import Intent
 from fabriclint.models.inventory import Inventory
@@ -21,6 +22,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "policy.json": Policy,
     "device-state.json": DeviceState,
     "report.json": Report,
+    "bom-lock.json": BomLock,
 }
 
 _CODE_PATTERN = "^[A-Z]+[0-9]{0,3}$"  # models/types.py RuleCode: a code or a prefix of one

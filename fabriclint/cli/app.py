@@ -8,6 +8,8 @@ import typer
 
 from fabriclint import __version__
 from fabriclint.cli import (
+    bench,
+    bom,
     check,
     collect,
     counters,
@@ -41,6 +43,8 @@ app.command("counters")(counters.counters)
 app.command("nightly")(nightly.nightly)
 app.command("history")(history.history)
 app.command("init")(init.init)
+app.add_typer(bench.app, name="bench")
+app.add_typer(bom.app, name="bom")
 app.add_typer(inventory.app, name="inventory")
 app.add_typer(lab.app, name="lab")
 app.add_typer(rules.app, name="rules")

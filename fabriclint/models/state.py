@@ -209,6 +209,8 @@ class RdmaPort(Located):
     model: str | None = None
     """NIC family (ConnectX-7) when the parser's identity table places the card by its device id
     (MT4129, vendor_part_id 4129) or firmware major; else the model or board id as printed."""
+    psid: str | None = None
+    """Board PSID (`board_id` of `ibv_devinfo`, MT_0000000838): which firmware image the card takes."""
     firmware: str | None = None
     """Firmware version."""
     driver: str | None = None

@@ -13,6 +13,7 @@ from typing import Any
 
 from fabriclint.registry import Registry
 from fabriclint.rules import (
+    bench,
     ctr,
     drift,
     ecn,
@@ -43,6 +44,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *ib_sm.RULES,
     *ib_hca.RULES,
     *ctr.RULES,
+    *bench.RULES,
     *meta.INPUT_RULES,
     *drift.RULES,
     *meta.INVENTORY_RULES,

@@ -116,6 +116,8 @@ def _apply_devinfo(port: RdmaPort, hca: Hca | None, text: Text | None) -> None:
     # firmware major when the id is missing (mlnx_host/nic_models.py), kept as printed otherwise.
     board, part = hca.get("board_id"), hca.get("vendor_part_id")
     firmware = fw.value if fw is not None else None
+    if board is not None and board.value:
+        _put(port, "psid", board.value, text.src(board.line))
     if part is not None and part.value:
         _put(port, "model", family(f"MT{part.value}", firmware), text.src(part.line))
     elif board is not None and board.value:

@@ -1,0 +1,233 @@
+"""`fabriclint bom lock` and `bom verify`: lock what a benchmark's result depends on, and say
+which item changed since.
+
+The lock is built from a snapshot's parsed states: per host each RDMA NIC's model, PSID,
+firmware, driver and link rate/width; per switch its model, OS version and cabled ports'
+speeds; per device a sha256 of its normalized MTU/QoS settings (the DeviceState fields with
+every source location dropped, so a comment or a moved line changes nothing). `verify` builds
+the same lock from another snapshot and compares item by item: exit 0 same, 1 changed, 3 when a
+locked device could not be read (it cannot tell).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from fabriclint.bounded import InputLimitError, json_loads
+from fabriclint.engine import (
+    CheckOptions,
+    UsageError,
+    find_snapshot,
+    option_models,
+    parse_snapshot,
+)
+from fabriclint.loaders.fabric import load_fabric
+from fabriclint.models.bom import BomLock, ConfigLock, HostLock, NicLock, SwitchLock
+from fabriclint.models.state import DeviceState
+from fabriclint.rules.base import Context
+
+RERUN = "rerun the benchmark"
+_DROPPED = frozenset({"sources", "source"})
+"""Where a value was written, not what it is: never part of a hash."""
+
+
+@dataclass
+class Taken:
+    """A lock built from one snapshot, and the locked devices it could not read (-> why)."""
+
+    lock: BomLock
+    unreadable: dict[str, str] = field(default_factory=dict)
+
+
+def take(fabric_dir: Path, snapshot: Path | str | None) -> Taken:
+    """The lock of `snapshot` (raises FabricError, SnapshotError for bad input: exit 2)."""
+    fabric = load_fabric(fabric_dir, option_models())
+    opts = CheckOptions(fabric_dir=fabric.root, snapshot=snapshot)
+    snap = find_snapshot(fabric, opts)
+    ctx = parse_snapshot(fabric, snap, opts)
+    unreadable = {
+        name: ctx.missing.get(name) or status
+        for name, status in ctx.status.items()
+        if status != "ok" or name not in ctx.states
+    }
+    states = {n: s for n, s in ctx.states.items() if n not in unreadable}
+    lock = BomLock(
+        fabric=fabric.inventory.name,
+        snapshot=Path(snap.path).name,
+        hosts={n: _host(s) for n, s in sorted(states.items()) if s.kind == "host"},
+        switches={n: _switch(ctx, s) for n, s in sorted(states.items()) if s.kind == "switch"},
+        config=_config(states),
+    )
+    return Taken(lock, unreadable)
+
+
+def _host(state: DeviceState) -> HostLock:
+    nics: dict[str, NicLock] = {}
+    for netdev, port in sorted(state.rdma.items()):
+        nics[port.hca or netdev] = NicLock(
+            netdev=netdev,
+            model=port.model,
+            psid=port.psid,
+            firmware=port.firmware,
+            driver=port.driver,
+            rate_gbps=port.rate_gbps,
+            width=port.width,
+        )
+    return HostLock(nics=nics)
+
+
+def _switch(ctx: Context, state: DeviceState) -> SwitchLock:
+    ports = {
+        port: (state.interfaces[port].speed_mbps if port in state.interfaces else None)
+        for port in sorted(ctx.cabled_ports(state.name))
+    }
+    return SwitchLock(model=state.facts.get("model"), os_version=state.os_version, ports=ports)
+
+
+def _config(states: dict[str, DeviceState]) -> ConfigLock:
+    devices = {name: config_hash(states[name]) for name in sorted(states)}
+    whole = hashlib.sha256("\n".join(f"{n} {h}" for n, h in devices.items()).encode())
+    return ConfigLock(sha256=whole.hexdigest(), devices=devices)
+
+
+def config_hash(state: DeviceState) -> str:
+    """sha256 of the device's MTU/QoS settings: device QoS, each interface's MTU and QoS, each
+    RDMA port's ToS, CNP, ECN and active MTU; locations dropped, keys sorted."""
+    interfaces = {
+        name: {"mtu": i.mtu, "qos": _plain(i.qos), "profiles": sorted(i.profiles)}
+        for name, i in state.interfaces.items()
+    }
+    rdma = {
+        name: _plain(
+            p,
+            include={"roce_tos", "cnp_dscp", "cnp_priority", "ecn_np", "ecn_rp", "active_mtu"},
+        )
+        for name, p in state.rdma.items()
+    }
+    settings = {"qos": _plain(state.qos), "interfaces": interfaces, "rdma": rdma}
+    text = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _plain(model: Any, include: set[str] | None = None) -> Any:
+    """A model's JSON values without source locations (None stays None)."""
+    if model is None:
+        return None
+    return _strip(model.model_dump(mode="json", include=include))
+
+
+def _strip(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {str(k): _strip(v) for k, v in node.items() if k not in _DROPPED}
+    if isinstance(node, list):
+        return [_strip(v) for v in node]
+    return node
+
+
+def dumps(lock: BomLock) -> str:
+    """The lock file's text: JSON, keys sorted, two-space indent (stable and diffable)."""
+    data = lock.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+
+def read_lock(path: Path) -> BomLock:
+    """A lock file, or UsageError naming the file and what is wrong (exit 2)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read the lock file: {exc}") from None
+    try:
+        data = json_loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    except InputLimitError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+    try:
+        return BomLock.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise UsageError(f"{path}: {where}: {first['msg']} (not a fabriclint BOM lock)") from None
+
+
+@dataclass
+class Verdict:
+    """What `bom verify` found: each changed item, and each locked device it could not tell."""
+
+    changes: list[str] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """3 cannot tell (whatever changed), 1 changed, 0 the same."""
+        return 3 if self.unknown else 1 if self.changes else 0
+
+
+def verify(locked: BomLock, now: Taken) -> Verdict:
+    """Compare a lock with the lock of the current snapshot, item by item."""
+    verdict = Verdict()
+    current = now.lock
+    for name in sorted(now.unreadable):
+        if name in locked.hosts or name in locked.switches or name in locked.config.devices:
+            verdict.unknown.append(f"{name}: cannot tell ({now.unreadable[name]})")
+    skip = set(now.unreadable)
+    _compare_group(verdict, "host", locked.hosts, current.hosts, skip)
+    _compare_group(verdict, "switch", locked.switches, current.switches, skip)
+    for name, before in sorted(locked.config.devices.items()):
+        after = current.config.devices.get(name)
+        if name not in skip and after is not None and after != before:
+            verdict.changes.append(
+                f"{name} MTU/QoS configuration {before[:12]} -> {after[:12]} "
+                f"(`fabriclint diff` shows the settings): {RERUN}"
+            )
+    return verdict
+
+
+def _compare_group(
+    verdict: Verdict, kind: str, before: dict[str, Any], after: dict[str, Any], skip: set[str]
+) -> None:
+    """Devices of one kind: removed, added, or each field of each item that changed."""
+    for name in sorted(set(before) | set(after)):
+        if name in skip:
+            continue
+        if name not in after:
+            verdict.changes.append(f"{name}: {kind} no longer in the fabric: {RERUN}")
+        elif name not in before:
+            verdict.changes.append(f"{name}: {kind} not in the lock (added): {RERUN}")
+        else:
+            old = before[name].model_dump(mode="json")
+            new = after[name].model_dump(mode="json")
+            verdict.changes.extend(_diff_items(name, old, new))
+
+
+def _diff_items(prefix: str, old: Any, new: Any) -> list[str]:
+    """`prefix key ... field old -> new: rerun` for each leaf that differs ('nics' and 'ports'
+    are containers, left out of the wording)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[str] = []
+        for key in sorted(set(old) | set(new)):
+            label = prefix if key in ("nics", "ports") else f"{prefix} {key}"
+            if key not in new:
+                out.append(f"{label}: no longer shown: {RERUN}")
+            elif key not in old:
+                out.append(f"{label}: not in the lock ({_show(new[key])}): {RERUN}")
+            else:
+                out.extend(_diff_items(label, old[key], new[key]))
+        return out
+    if old == new:
+        return []
+    return [f"{prefix} {_show(old)} -> {_show(new)}: {RERUN}"]
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "(not shown)"
+    if isinstance(value, dict):
+        return "present"
+    return str(value)
