@@ -17,6 +17,7 @@ from types import FrameType
 from typing import Any
 
 from fabriclint.models.common import source_at
+from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 
@@ -108,3 +109,25 @@ def _file_of(local: dict[str, Any]) -> str | None:
         if isinstance(found, str) and found:
             return found
     return None
+
+
+CounterParse = Callable[[RawDevice], DeviceCounters]
+
+
+def counters_never_raise(platform: str, name: str) -> Callable[[CounterParse], CounterParse]:
+    """`never_raises` for a counter parser (`parse(raw) -> DeviceCounters`): a bug inside it
+    gives counters of `platform` holding only the located problem "`name` counter parser
+    failed on this input at FILE:LINE: ..." (the interval is then incomplete), never an
+    exception and never half of a reading."""
+    def wrap(parse: CounterParse) -> CounterParse:
+        @functools.wraps(parse)
+        def safe(raw: RawDevice) -> DeviceCounters:
+            try:
+                return parse(raw)
+            except Exception as exc:  # the contract is "never raise": report instead
+                problem = internal_error(f"{name} counter parser failed on this input", exc, raw)
+                return DeviceCounters(name=raw.name, platform=platform, problems=[problem])
+
+        return safe
+
+    return wrap
