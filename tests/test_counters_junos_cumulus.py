@@ -14,7 +14,9 @@ from fabriclint.snapshot import write_snapshot
 from tests.parsers.counters import test_cumulus, test_junos
 
 ROOT = Path(__file__).resolve().parent.parent
-JUNOS_CONFIG = ROOT / "tests" / "parsers" / "golden" / "junos" / "roce_leaf" / "show_configuration.txt"
+JUNOS_CONFIG = (
+    ROOT / "tests" / "parsers" / "golden" / "junos" / "roce_leaf" / "show_configuration.txt"
+)
 runner = CliRunner()
 
 PRIO4 = "Priority :  4                             0               12"

@@ -92,4 +92,3 @@ def parse(raw: RawDevice) -> DeviceCounters:
             builder.inputs.append(key)
             read_ethtool(builder, port[1], output)
     return builder.build()
-

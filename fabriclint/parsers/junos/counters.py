@@ -75,7 +75,9 @@ def _pfc_line(reader: _Reader, number: int, line: str) -> None:
     match = _PRIORITY.match(line)
     if match is None:
         if line.strip().startswith("Priority"):  # a damaged line: the next ones still count
-            reader.builder.problem(f"{reader.port}: unreadable PFC line", reader.output.file, number)
+            reader.builder.problem(
+                f"{reader.port}: unreadable PFC line", reader.output.file, number
+            )
         else:
             reader.section = None
         return

@@ -119,6 +119,7 @@ def counters_never_raise(platform: str, name: str) -> Callable[[CounterParse], C
     gives counters of `platform` holding only the located problem "`name` counter parser
     failed on this input at FILE:LINE: ..." (the interval is then incomplete), never an
     exception and never half of a reading."""
+
     def wrap(parse: CounterParse) -> CounterParse:
         @functools.wraps(parse)
         def safe(raw: RawDevice) -> DeviceCounters:

@@ -52,7 +52,9 @@ LINKS = """\
 
 
 def _parse(outputs: dict[str, str]) -> DeviceCounters:
-    files = {k: RawOutput(text=v, file=f"leaf06/{i}.txt") for i, (k, v) in enumerate(outputs.items())}
+    files = {
+        k: RawOutput(text=v, file=f"leaf06/{i}.txt") for i, (k, v) in enumerate(outputs.items())
+    }
     found = parse_counters(RawDevice(name="leaf06", platform="cumulus", outputs=files))
     assert found is not None
     return found

@@ -79,7 +79,9 @@ Queue: 3, Forwarding classes: roce
 
 
 def _parse(**outputs: str) -> DeviceCounters:
-    files = {k: RawOutput(text=v, file=f"leaf05/{i}.txt") for i, (k, v) in enumerate(outputs.items())}
+    files = {
+        k: RawOutput(text=v, file=f"leaf05/{i}.txt") for i, (k, v) in enumerate(outputs.items())
+    }
     found = parse_counters(RawDevice(name="leaf05", platform="junos", outputs=files))
     assert found is not None
     return found
@@ -129,10 +131,22 @@ def test_both_outputs_merge_per_queue() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "line"),
     [
-        ("Priority :  3                         41234", "Priority :  3                         lots", 20),
-        ("Priority :  3                         41234             9876", "Priority :  3   41234", 20),
+        (
+            "Priority :  3                         41234",
+            "Priority :  3                         lots",
+            20,
+        ),
+        (
+            "Priority :  3                         41234             9876",
+            "Priority :  3   41234",
+            20,
+        ),
         ("Priority :  4 ", "Priority :  9 ", 21),
-        ("3                        998877665            998877600                   65", "3  1  1  x", 7),
+        (
+            "3                        998877665            998877600                   65",
+            "3  1  1  x",
+            7,
+        ),
     ],
     ids=["word", "truncated", "priority-9", "queue-word"],
 )
