@@ -78,7 +78,7 @@ def read_ethtool(builder: Builder, port: str, output: RawOutput) -> None:
         if value is not None and _store(builder, port, match[1], (value, output.file, number)):
             known += 1
     if not known and output.text.strip():
-        message = f"{port}: no per-priority PFC counter in this `ethtool -S` output"
+        message = f"{port}: no counter fabriclint reads in this `ethtool -S` output"
         builder.problem(message, output.file, 1)
 
 
