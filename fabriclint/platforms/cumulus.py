@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from fabriclint.platforms.base import LINUX_SESSION, CommandSpec, Platform, exact, specs
+import re
+
+from fabriclint.platforms.base import (
+    LINUX_SESSION,
+    CommandSpec,
+    CounterPlan,
+    Platform,
+    exact,
+    specs,
+)
 
 NVUE_CONFIG = "nv config show -o yaml"
 NCLU_CONFIG = "net show configuration commands"
@@ -27,6 +36,34 @@ def config_form(text: str) -> str:
     return NVUE_CONFIG
 
 
+LINKS = "ip -o link show"
+SWP = r"swp[0-9]{1,3}(?:s[0-9]{1,2})?"
+"""A front-panel port (`swp12`) or a breakout of one (`swp12s3`): all a counter command may name."""
+ETHTOOL_STATS = "ethtool -S {port}"
+
+
+def swp_ports(links: str) -> list[str]:
+    """Front-panel ports named by `ip -o link show` (`12: swp1: <...>`, `13: swp1s0@...`)."""
+    found = re.findall(rf"^[0-9]+:\s+({SWP})[:@]", links, re.MULTILINE)
+    return list(dict.fromkeys(found))
+
+
+def counter_derive(collected: dict[str, str]) -> list[CommandSpec]:
+    """One `ethtool -S swpN` per front-panel port of the link list."""
+    ports = swp_ports(collected.get(LINKS, ""))
+    return [CommandSpec(key=ETHTOOL_STATS.format(port=p), optional=True) for p in ports]
+
+
+COUNTERS = CounterPlan(
+    "fabriclint.parsers.cumulus.counters",
+    specs(LINKS),
+    (re.compile(rf"ethtool -S {SWP}"),),
+    derive=counter_derive,
+    maps=frozenset({LINKS}),
+)
+"""Counter commands (`collect --counters`, docs/counters.md): the link list names the ports."""
+
+
 PLATFORM = Platform(
     name="cumulus",
     kind="switch",
@@ -39,5 +76,6 @@ PLATFORM = Platform(
     required_any=(NVUE_CONFIG, NCLU_CONFIG),
     shell=True,
     config_form=config_form,
+    counters=COUNTERS,
     aliases=("cumulus-linux", "nvidia-cumulus", "nvidia.nvue.nvue", "cumulus_linux"),
 )

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from fabriclint.platforms.base import Platform, exact, specs
+from fabriclint.platforms.base import CommandSpec, CounterPlan, Platform, exact, specs
 
 CONFIGURATION = "show configuration"
 
 _COMMANDS = specs(CONFIGURATION)
+
+COUNTERS = CounterPlan(
+    "fabriclint.parsers.junos.counters",
+    specs("show interfaces extensive", CommandSpec(key="show interfaces queue", optional=True)),
+)
+"""Counter commands (`collect --counters`, docs/counters.md): PFC frames per priority and drops
+per queue from the first, ECN marks per queue from the second."""
+
 
 PLATFORM = Platform(
     name="junos",
@@ -26,5 +34,6 @@ PLATFORM = Platform(
     ),
     config_keys=(CONFIGURATION,),
     napalm="junos",
+    counters=COUNTERS,
     aliases=("juniper-junos", "juniper_junos", "junipernetworks.junos.junos"),
 )

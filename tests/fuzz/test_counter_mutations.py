@@ -1,7 +1,7 @@
 """Every counter parser, fed mutated counter outputs, then every CTR rule on the result.
 
 Seeds: the example's bench-after counter outputs (EOS JSON, `ethtool -S`, sysfs hw_counters)
-and the SONiC tables of the parser tests. Line and byte mutations for all, structural ones for
+and the NX-OS, SONiC, Junos and Cumulus outputs of the parser tests. Line and byte mutations for all, structural ones for
 the JSON. The parser must read each mutant without falling back on its internal-error net
 (bad text is a located problem, never an exception), and the CTR rules must judge whatever it
 read without raising.
@@ -27,7 +27,7 @@ from fabriclint.rules.ctr_data import COUNTERS, CounterRun
 from fabriclint.snapshot import load_snapshot
 from tests.fuzz.checkrun import fuzz_settings
 from tests.fuzz.strategies import structured_mutants, text_mutants
-from tests.parsers.counters import test_nxos, test_sonic
+from tests.parsers.counters import test_cumulus, test_junos, test_nxos, test_sonic
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "inventories" / "roce-pod" / "snapshots" / "bench-after"
@@ -45,6 +45,21 @@ def _bench(device: str) -> dict[str, str]:
 
 
 SEEDS: dict[str, tuple[str, dict[str, str]]] = {
+    "cumulus": (
+        "leaf06",
+        {
+            "ip -o link show": test_cumulus.LINKS,
+            "ethtool -S swp1": test_cumulus.MLXSW,
+            "ethtool -S swp2": test_cumulus.SWITCHD,
+        },
+    ),
+    "junos": (
+        "leaf05",
+        {
+            "show interfaces extensive": test_junos.EXTENSIVE_TEXT,
+            "show interfaces queue": test_junos.QUEUES_TEXT,
+        },
+    ),
     "eos": ("leaf01", _bench("leaf01")),
     "mlnx-host": ("gpu01", _bench("gpu01")),
     "nxos": ("leaf02", {"show interface priority-flow-control": test_nxos.TEXT}),
