@@ -7,12 +7,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from fabriclint.models.docs import json_schema
 from fabriclint.rules.base import Rule
 from fabriclint.rules.registry import ALL_RULES
 
 
 def _options(rule: type) -> list[str]:
-    props = rule.options_model.model_json_schema().get("properties", {})  # type: ignore[attr-defined]
+    props = json_schema(rule.options_model).get("properties", {})  # type: ignore[attr-defined]
     lines = []
     for name, spec in props.items():
         default = json.dumps(spec.get("default"))

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from fabriclint.models.bom import BomLock
+from fabriclint.models.docs import json_schema
 from fabriclint.models.finding import Report
 from fabriclint.models.intent import Intent
 from fabriclint.models.inventory import Inventory
@@ -32,7 +33,7 @@ def build_schemas() -> dict[str, str]:
     """File name -> schema text (stable formatting, so a freshness test can compare bytes)."""
     out: dict[str, str] = {}
     for name, model in SCHEMA_MODELS.items():
-        schema: dict[str, Any] = model.model_json_schema(by_alias=True)
+        schema: dict[str, Any] = json_schema(model, by_alias=True)
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": name, **schema}
         if name == "policy.json":
             schema = _with_rule_codes(schema, _codes())

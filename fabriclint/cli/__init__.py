@@ -24,10 +24,13 @@ def main() -> None:
     """Run the `fabriclint` command."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored (nohup)
         signal.signal(signal.SIGINT, _interrupted)
-    from fabriclint.cli.app import main as run
-
     try:
-        run()
+        from fabriclint.cli.fast import run_check
+
+        if not run_check(sys.argv[1:]):  # a plain `check` runs without building the typer app
+            from fabriclint.cli.app import main as run
+
+            run()
     finally:
         # The process ends here: the interpreter's shutdown collection would walk every object a
         # large check left (seconds at 1,000 switches) to find nothing; frozen objects are skipped.

@@ -13,7 +13,6 @@ from fabriclint.cli import (
     check,
     collect,
     counters,
-    default_interrupts,
     diff,
     history,
     init,
@@ -25,7 +24,7 @@ from fabriclint.cli import (
     snapshot,
     validate,
 )
-from fabriclint.cli.errors import internal_error, set_debug
+from fabriclint.cli.errors import begin, internal_error
 
 app = typer.Typer(
     name="fabriclint",
@@ -72,15 +71,7 @@ def _root(
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error,
     3 incomplete (a device could not be collected or parsed, or fabriclint failed internally).
     """
-    set_debug(debug)
-    default_interrupts()  # each command handles Ctrl-C from here on
-    from fabriclint.bounded import LimitsConfigError, limits
-    from fabriclint.cli.errors import fail
-
-    try:
-        limits()  # a bad FABRICLINT_MAX_* setting is a usage error before anything is read
-    except LimitsConfigError as exc:
-        raise fail([str(exc)]) from None
+    begin(debug)
 
 
 def main() -> None:

@@ -25,6 +25,19 @@ def set_debug(on: bool) -> None:
     _DEBUG["on"] = on
 
 
+def begin(debug: bool) -> None:
+    """What the root options do before any command runs (`fabriclint [--debug] COMMAND`)."""
+    from fabriclint.bounded import LimitsConfigError, limits
+    from fabriclint.cli import default_interrupts
+
+    set_debug(debug)
+    default_interrupts()  # each command handles Ctrl-C from here on
+    try:
+        limits()  # a bad FABRICLINT_MAX_* setting is a usage error before anything is read
+    except LimitsConfigError as exc:
+        raise fail([str(exc)]) from None
+
+
 def debugging() -> bool:
     """True with `--debug` or FABRICLINT_DEBUG=1."""
     return _DEBUG["on"] or os.environ.get("FABRICLINT_DEBUG", "") not in ("", "0")

@@ -31,6 +31,7 @@ def list_rules(
     """List every rule: code, name, default severity, summary."""
     if ctx.invoked_subcommand is not None:
         return
+    from fabriclint.models.docs import json_schema
     from fabriclint.rules.registry import ALL_RULES
 
     if fmt == ListFormat.JSON:
@@ -41,7 +42,7 @@ def list_rules(
                 "severity": rule.severity,
                 "summary": rule.summary,
                 "doc": inspect.cleandoc(rule.__doc__ or ""),
-                "options": rule.options_model.model_json_schema().get("properties", {}),
+                "options": json_schema(rule.options_model).get("properties", {}),
             }
             for rule in ALL_RULES
         ]
@@ -72,6 +73,7 @@ def explain(
     """Print a rule's documentation and options."""
     import difflib
 
+    from fabriclint.models.docs import json_schema
     from fabriclint.rules.registry import BY_CODE, REMOVED
 
     rule = BY_CODE.get(code.upper())
@@ -84,7 +86,7 @@ def explain(
     if rule.deprecated:
         typer.echo(f"Deprecated: {rule.deprecated}\n")
     typer.echo(inspect.cleandoc(rule.__doc__ or rule.summary))
-    props = rule.options_model.model_json_schema().get("properties", {})
+    props = json_schema(rule.options_model).get("properties", {})
     if props:
         typer.echo("\nOptions (policy.yaml: options: {" + rule.code + ": {...}}):")
         for name, spec in props.items():

@@ -9,11 +9,10 @@ finding cites both readings' source lines. A device whose counters went backward
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from fabriclint.models.counters import Counter, DeviceCounters, PortCounters
 from fabriclint.models.finding import Finding
 from fabriclint.platforms import kind_of
 from fabriclint.rules.base import Context, NoOptions, Rule
@@ -27,6 +26,9 @@ from fabriclint.rules.ctr_data import (
     port_of,
 )
 from fabriclint.rules.scope import StrictOptions
+
+if TYPE_CHECKING:  # built only by `fabriclint counters`: a check need not build these models
+    from fabriclint.models.counters import Counter, DeviceCounters, PortCounters
 
 _CONFIG = "the device's configuration in the snapshot `counters` reads it from (--config)"
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from fabriclint.models import resolve
-from fabriclint.models.counters import Counter, DeviceCounters, PortCounters
 from fabriclint.models.resolve import effective_qos
 from fabriclint.models.state import DeviceState
+
+if TYPE_CHECKING:  # built only by `fabriclint counters`: a check need not build these models
+    from fabriclint.models.counters import Counter, DeviceCounters, PortCounters
 
 COUNTERS = "counters.run"
 """Context memo key of the CounterRun."""
@@ -87,6 +89,8 @@ def flatten(device: DeviceCounters) -> dict[str, Counter]:
 
 def _fields(prefix: str, model: object) -> Iterator[tuple[str, Counter]]:
     """`prefix name` of every Counter field of a counters model, and of its drops by reason."""
+    from fabriclint.models.counters import Counter
+
     for name, value in model:  # type: ignore[attr-defined]
         if isinstance(value, Counter):
             yield f"{prefix} {name}", value
