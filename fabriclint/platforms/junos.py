@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from fabriclint.platforms.base import Platform, exact, specs
+from fabriclint.platforms.base import CommandSpec, Platform, exact, specs
 
 CONFIGURATION = "show configuration"
+LLDP = "show lldp neighbors"
+"""LLDP neighbours as a table: Local Interface, Parent Interface, Chassis Id, Port info, System
+Name (Junos CLI reference, `show lldp neighbors`)."""
 
-_COMMANDS = specs(CONFIGURATION)
+_COMMANDS = specs(CONFIGURATION, CommandSpec(key=LLDP, optional=True))
 
 PLATFORM = Platform(
     name="junos",
@@ -26,5 +29,6 @@ PLATFORM = Platform(
     ),
     config_keys=(CONFIGURATION,),
     napalm="junos",
+    lldp=LLDP,
     aliases=("juniper-junos", "juniper_junos", "junipernetworks.junos.junos"),
 )

@@ -13,6 +13,7 @@ from typing import Any
 
 from fabriclint.registry import Registry
 from fabriclint.rules import (
+    cab,
     ctr,
     drift,
     ecn,
@@ -42,6 +43,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *ib_qos.RULES,
     *ib_sm.RULES,
     *ib_hca.RULES,
+    *cab.RULES,
     *ctr.RULES,
     *meta.INPUT_RULES,
     *drift.RULES,
