@@ -208,7 +208,7 @@ report it, on that device and object.
 
 | rule | device | object | change |
 |---|---|---|---|
-| CAB004 | gpu01 | cables leaf01:Ethernet2/1 - gpu01:ens1np0 and leaf01:Ethernet1/1 - gpu02:ens1np0 | the cables of gpu01 ens1np0 and gpu02 ens1np0 exchanged on leaf01 |
+| CAB004 | gpu01 | cables gpu01:ens1np0 - leaf01:Ethernet2/1 and gpu02:ens1np0 - leaf01:Ethernet1/1 | the cables of gpu01 ens1np0 and gpu02 ens1np0 exchanged on leaf01 |
 | CAB002 | leaf01 | cable leaf01:Ethernet31/1 - leaf02:Ethernet31/1 | a patch cable leaf01 Ethernet31/1 - leaf02 Ethernet31/1 that the plan does not have |
 """
 

@@ -112,7 +112,8 @@ def _add(result: Cabling, sighting: Sighting) -> None:
     pair = frozenset((key(sighting.local), key(sighting.remote)))
     cable = result.observed.get(pair)
     if cable is None:
-        cable = result.observed[pair] = Observed((sighting.local, sighting.remote))
+        ends = sorted((sighting.local, sighting.remote))  # one spelling, whichever end saw it first
+        cable = result.observed[pair] = Observed((ends[0], ends[1]))
     cable.sightings.append(sighting)
 
 
