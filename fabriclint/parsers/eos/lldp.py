@@ -12,9 +12,9 @@ import json
 from typing import Any
 
 from fabriclint.bounded import InputLimitError, json_loads
+from fabriclint.models.ports import is_mac
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState
-from fabriclint.models.ports import is_mac
 from fabriclint.parsers.kit.lldp import LineFinder, Seen, attach
 from fabriclint.platforms.eos import LLDP
 
@@ -43,13 +43,13 @@ def neighbours(text: str) -> list[Seen] | None:
 
 def _brief(row: dict[str, Any], finder: LineFinder) -> Seen:
     port = str(row.get("port", ""))
-    line = finder.line_of(f'"{port}"')
+    line = finder.line_of(port, "port")
     return Seen(port, str(row.get("neighborDevice", "")), str(row.get("neighborPort", "")), line)
 
 
 def _detail(port: str, info: Any, finder: LineFinder) -> list[Seen]:
     entries = info.get("lldpNeighborInfo") if isinstance(info, dict) else None
-    line = finder.line_of(f'"{port}"')
+    line = finder.line_of(port)
     out = []
     for entry in entries if isinstance(entries, list) else []:
         if isinstance(entry, dict):

@@ -23,6 +23,7 @@ from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, LldpNeighbor, Unparsed
 
 _RULE = re.compile(r"^[\s=+-]+$")
+_GAP = re.compile(r"\s{2,}")
 
 
 @dataclass(frozen=True)
@@ -71,27 +72,35 @@ def table(text: str, columns: Mapping[str, str]) -> list[tuple[int, dict[str, st
     for index, line in enumerate(lines):
         starts = {f: line.find(title) for f, title in columns.items()}
         if all(pos >= 0 for pos in starts.values()):
-            return list(_rows(lines, index + 1, starts))
+            # every column of the header bounds its left neighbour, listed in `columns` or not
+            bounds = sorted({0, *(m.end() for m in _GAP.finditer(line.rstrip()))})
+            return list(_rows(lines, index + 1, starts, bounds))
     return None
 
 
 def _rows(
-    lines: list[str], first: int, starts: dict[str, int]
+    lines: list[str], first: int, starts: dict[str, int], bounds: list[int]
 ) -> Iterator[tuple[int, dict[str, str]]]:
-    """The rows under a header: the last column runs to the end of the line."""
-    order = sorted(starts, key=starts.__getitem__)
+    """The rows under a header: a cell runs to the next column of the header (the last one to
+    the end of the line)."""
     for number, line in enumerate(lines[first:], start=first + 1):
         if not line.strip() or _RULE.match(line):
             continue
         if line.lstrip().startswith(("Total ", "Capability codes")):
             break
-        ends = [starts[f] for f in order[1:]] + [len(line)]
-        yield number, {f: _cell(line, starts[f], end) for f, end in zip(order, ends, strict=True)}
+        yield number, {f: _cell(line, s, _next(bounds, s, len(line))) for f, s in starts.items()}
+
+
+def _next(bounds: list[int], start: int, default: int) -> int:
+    """The first column start right of `start`."""
+    return next((b for b in bounds if b > start), max(default, start))
 
 
 def _cell(line: str, start: int, end: int) -> str:
     """A cell: the text between two column starts, widened to whole words (a value may start a
-    little left of its title, as Junos prints them)."""
+    little left of its title, or run past the next one, as Junos prints them)."""
+    start = min(start, len(line))
+    end = max(start, min(end, len(line)))
     while start > 0 and not line[start - 1].isspace():
         start -= 1
     while end < len(line) and not line[end - 1].isspace() and not line[end].isspace():
@@ -143,7 +152,7 @@ def _lldpd_neighbour(local: str, info: dict[str, Any], finder: LineFinder) -> Se
     if kind == "mac" or is_mac(value):
         descr = port.get("descr") if isinstance(port, dict) else None
         value = str(descr) if isinstance(descr, str) and descr and " " not in descr else value
-    return Seen(local, str(system), value, finder.line_of(f'"{local}"'))
+    return Seen(local, str(system), value, finder.line_of(local))
 
 
 def _json(text: str) -> Any:
@@ -161,12 +170,13 @@ class LineFinder:
         self.text = text
         self.pos = 0
 
-    def line_of(self, needle: str) -> int:
-        """The line of the next occurrence of `needle` (from the last one found), else line 1."""
-        at = self.text.find(needle, self.pos)
-        if at < 0:
-            at = self.text.find(needle)
-        if at < 0:
+    def line_of(self, name: str, field: str | None = None) -> int:
+        """The line of the next `"name":` key (or of `"field": "name"` when a field is given),
+        searched from the last one found, else line 1."""
+        needle = f'"{re.escape(field)}"\\s*:\\s*' if field else ""
+        pattern = re.compile(f'{needle}"{re.escape(name)}"' + ("" if field else r"\s*:"))
+        found = pattern.search(self.text, self.pos) or pattern.search(self.text)
+        if found is None:
             return 1
-        self.pos = at + len(needle)
-        return self.text.count("\n", 0, at) + 1
+        self.pos = found.end()
+        return self.text.count("\n", 0, found.start()) + 1

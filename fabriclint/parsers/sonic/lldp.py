@@ -6,9 +6,9 @@ entries displayed` line (SONiC Command Reference, "LLDP show commands").
 
 from __future__ import annotations
 
+from fabriclint.models.ports import is_mac
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState
-from fabriclint.models.ports import is_mac
 from fabriclint.parsers.kit.lldp import Seen, attach, table
 from fabriclint.platforms.sonic import LLDP
 
