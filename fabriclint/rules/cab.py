@@ -380,4 +380,81 @@ class SwappedCables(_CableRule):
         )
 
 
-RULES: list[type[Rule[NoOptions]]] = [PlanOnlyCable, UnplannedCable, WrongPortCable, SwappedCables]
+# ---- CAB005 -------------------------------------------------------------------------------------
+
+
+def _rail(ctx: Context, end: End) -> int | None:
+    """The rail of an end: the port's own (`rails` of a host), else its device's (`rail`)."""
+    device = ctx.inventory.devices.get(end[0])
+    if device is None:
+        return None
+    by_port = {port_key(p): r for p, r in device.rails.items()}
+    return by_port.get(port_key(end[1]), device.rail)
+
+
+class RailCrossingCable(Rule[NoOptions]):
+    """A host port is cabled to the leaf of another rail.
+
+    In a rail-optimized GPU fabric NIC i of every host goes to the leaf of rail i, so that GPU
+    i of all hosts talk through one switch hop; a cable to another rail's leaf sends that
+    traffic over the spines (or, with rail-only designs, nowhere). Judged where the inventory
+    declares rails (a leaf's `rail`, a host's `rails` per port): on every cable LLDP shows,
+    and on the plan's cables (a plan that crosses rails is wrong too), once per cable. The
+    finding names both ends, their rails and where each fact came from.
+
+    Options: none.
+
+    Fails:
+        gpu01 rails {ens1np0: 0}; leaf02 rail 1; leaf02 sees gpu01:ens1np0 on Ethernet1/1
+
+    Passes: gpu01:ens1np0 (rail 0) on leaf01 (rail 0).
+    """
+
+    code = "CAB005"
+    name = "rail-crossing-cable"
+    severity = "error"
+    summary = "a host port cabled to the leaf of another rail"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        c = cabling(ctx)
+        done: set[frozenset[Key]] = set()
+        for pair, cable in sorted(c.observed.items(), key=lambda item: sorted(item[0])):
+            done.add(pair)
+            found = self._crossing(
+                ctx, cable.ends, f"seen over LLDP: {_seen(cable)}", cable.sightings[0].source
+            )
+            if found is not None:
+                yield found
+        for link in ctx.inventory.links:
+            a, b = link.ends()
+            if frozenset((key(a), key(b))) not in done:
+                found = self._crossing(ctx, (a, b), _planned(ctx, a), ctx.link_source(*a))
+                if found is not None:
+                    yield found
+
+    def _crossing(
+        self, ctx: Context, ends: tuple[End, End], facts: str, source: Source | None
+    ) -> Finding | None:
+        rails = [_rail(ctx, e) for e in ends]
+        if None in rails or rails[0] == rails[1]:
+            return None
+        a, b = ends
+        return self.finding(
+            a[0],
+            f"cable {_end(a)} - {_end(b)}",
+            f"cabling.{a[1]}",
+            f"{_end(a)} is on rail {rails[0]} but {_end(b)} is on rail {rails[1]} ({facts}; rails from "
+            f"inventory.yaml)",
+            expected=rails[0],
+            actual=rails[1],
+            source=source,
+        )
+
+
+RULES: list[type[Rule[NoOptions]]] = [
+    PlanOnlyCable,
+    UnplannedCable,
+    WrongPortCable,
+    SwappedCables,
+    RailCrossingCable,
+]
