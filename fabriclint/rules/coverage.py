@@ -13,7 +13,7 @@ _VERBS = "`ibv_devinfo -v` / `ibstat` output for each cabled HCA port"
 _ROCE = "a `roce:` class (DSCP and priority) in the device's intent profile"
 _ROCE_CNP = "`roce:` and `cnp:` classes in the device's intent profile"
 _DSCP_MAP = "the DSCP-to-traffic-class map of each cabled port (its QoS map or policy)"
-_LLDP = "LLDP neighbour output (`Platform.lldp`: `show lldp neighbors detail | json` on EOS...)"
+_LLDP = "the LLDP neighbour output of the device's platform (`Platform.lldp`, docs/cabling.md)"
 _PORTS = "each cabled port in the device's configuration, and NIC QoS for cabled host netdevs"
 
 NEEDS: dict[str, str] = {
