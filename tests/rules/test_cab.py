@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from fabriclint.models.common import Source
 from fabriclint.models.inventory import Device, Inventory, Link
 from fabriclint.models.state import DeviceState, LldpNeighbor
 from fabriclint.rules.base import Context, NoOptions
-from fabriclint.rules.cab import PlanOnlyCable, RailCrossingCable
+from fabriclint.rules.cab import PlanOnlyCable
 from tests.rules.harness import Case, found, run_case, switch
 from tests.rules.hosts import host
 
@@ -186,6 +188,64 @@ CASES: list[Case] = [
 ]
 
 
+def _leaf(name: str, *seen: tuple[str, str, str]) -> DeviceState:
+    return seeing(switch(name, {"Ethernet1/1": 9214}), *seen)
+
+
+RAIL_PLAN = [("gpu01:ens1np0", "leaf01:Ethernet1/1"), ("gpu01:ens2np0", "leaf02:Ethernet1/1")]
+RAILS: dict[str, dict[str, Any]] = {
+    "leaf01": {"rail": 0},
+    "leaf02": {"rail": 1},
+    "gpu01": {"rails": {"ens1np0": 0, "ens2np0": 1}},
+}
+RAIL_CASES = [
+    Case(
+        "cab005-on-rail",
+        "CAB005",
+        [
+            _leaf("leaf01", ("Ethernet1/1", "gpu01", "ens1np0")),
+            _leaf("leaf02", ("Ethernet1/1", "gpu01", "ens2np0")),
+            host("gpu01"),
+        ],
+        [],
+        links=RAIL_PLAN,
+        inventory=RAILS,
+    ),
+    Case(
+        "cab005-nics-swapped-across-rails",
+        "CAB005",
+        [
+            _leaf("leaf01", ("Ethernet1/1", "gpu01", "ens2np0")),
+            _leaf("leaf02", ("Ethernet1/1", "gpu01", "ens1np0")),
+            host("gpu01"),
+        ],
+        [
+            ("gpu01", "cable gpu01:ens1np0 - leaf02:Ethernet1/1"),
+            ("gpu01", "cable gpu01:ens2np0 - leaf01:Ethernet1/1"),
+        ],
+        links=RAIL_PLAN,
+        inventory=RAILS,
+    ),
+    Case(
+        "cab005-plan-crosses-rails-without-lldp",
+        "CAB005",
+        [_leaf("leaf01"), _leaf("leaf02"), host("gpu01")],
+        [("gpu01", "cable gpu01:ens2np0 - leaf01:Ethernet1/1")],
+        links=[("gpu01:ens2np0", "leaf01:Ethernet1/1")],
+        inventory=RAILS,
+    ),
+    Case(
+        "cab005-no-rails-declared",
+        "CAB005",
+        [SWAPPED_LEAF, host("gpu01"), host("gpu02")],
+        [],
+        links=PLAN,
+    ),
+]
+
+CASES += RAIL_CASES
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_cab_rules(case: Case) -> None:
     assert found(case) == sorted(case.expect)
@@ -203,8 +263,6 @@ def test_swap_finding_names_all_ends_and_sources() -> None:
 
 def test_no_lldp_output_is_a_coverage_gap_not_a_pass() -> None:
     """A cabled device without LLDP output gets no finding and is named in the coverage."""
-    from fabriclint.models.inventory import Device, Inventory, Link
-    from fabriclint.rules.base import Context, NoOptions
 
     states = [leaf(("Ethernet1/1", "gpu01", "ens1np0")), host("gpu01"), host("gpu02")]
     inventory = Inventory(
@@ -219,74 +277,8 @@ def test_no_lldp_output_is_a_coverage_gap_not_a_pass() -> None:
     assert ctx.skipped["CAB001"][missing] == {"gpu01", "gpu02"}
 
 
-def _rail_context(states: list[DeviceState], links: list[tuple[str, str]]) -> Context:
-    """leaf01 serves rail 0, leaf02 rail 1; each host's ens1np0 is rail 0, ens2np0 rail 1."""
-    devices = {}
-    for s in states:
-        if s.is_host:
-            devices[s.name] = Device(
-                platform=s.platform, role="gpu", rails={"ens1np0": 0, "ens2np0": 1}
-            )
-        else:
-            devices[s.name] = Device(platform=s.platform, role="leaf", rail=int(s.name[-1]) - 1)
-    inventory = Inventory(name="t", devices=devices, links=[Link(a=a, b=b) for a, b in links])
-    return Context(inventory=inventory, intent=None, states={s.name: s for s in states})
-
-
-def _leaf(name: str, *seen: tuple[str, str, str]) -> DeviceState:
-    return seeing(switch(name, {"Ethernet1/1": 9214}), *seen)
-
-
-RAIL_PLAN = [("gpu01:ens1np0", "leaf01:Ethernet1/1"), ("gpu01:ens2np0", "leaf02:Ethernet1/1")]
-
-
-@pytest.mark.parametrize(
-    ("states", "links", "expect"),
-    [
-        pytest.param(
-            [
-                _leaf("leaf01", ("Ethernet1/1", "gpu01", "ens1np0")),
-                _leaf("leaf02", ("Ethernet1/1", "gpu01", "ens2np0")),
-                host("gpu01"),
-            ],
-            RAIL_PLAN,
-            [],
-            id="on-rail",
-        ),
-        pytest.param(
-            [
-                _leaf("leaf01", ("Ethernet1/1", "gpu01", "ens2np0")),
-                _leaf("leaf02", ("Ethernet1/1", "gpu01", "ens1np0")),
-                host("gpu01"),
-            ],
-            RAIL_PLAN,
-            [
-                ("gpu01", "cable gpu01:ens1np0 - leaf02:Ethernet1/1"),
-                ("gpu01", "cable gpu01:ens2np0 - leaf01:Ethernet1/1"),
-            ],
-            id="nics-swapped-across-rails",
-        ),
-        pytest.param(
-            [_leaf("leaf01"), _leaf("leaf02"), host("gpu01")],
-            [("gpu01:ens2np0", "leaf01:Ethernet1/1")],
-            [("gpu01", "cable gpu01:ens2np0 - leaf01:Ethernet1/1")],
-            id="plan-crosses-rails-without-lldp",
-        ),
-    ],
-)
-def test_cab005_rail_crossing(
-    states: list[DeviceState], links: list[tuple[str, str]], expect: list[tuple[str, str]]
-) -> None:
-    ctx = _rail_context(states, links)
-    findings = list(RailCrossingCable(NoOptions()).check(ctx))
-    assert sorted((f.device, f.object) for f in findings) == expect
-    for f in findings:
-        assert "rail 0" in f.message and "rail 1" in f.message
-
-
-def test_cab005_needs_declared_rails() -> None:
-    """Without rails in the inventory nothing is judged (the other CAB rules still are)."""
-    case = Case(
-        "cab005-no-rails", "CAB005", [SWAPPED_LEAF, host("gpu01"), host("gpu02")], [], links=PLAN
-    )
-    assert found(case) == []
+@pytest.mark.parametrize("case", RAIL_CASES, ids=[c.id for c in RAIL_CASES])
+def test_cab005_rail_crossing(case: Case) -> None:
+    assert found(case) == sorted(case.expect)
+    for finding in run_case(case):
+        assert "rail 0" in finding.message and "rail 1" in finding.message
