@@ -54,6 +54,11 @@ class Device(Strict):
     """Names of environment variables holding credentials."""
     tags: list[str] = Field(default_factory=list)
     """Free-form tags for selection."""
+    rail: int | None = Field(default=None, ge=0)
+    """GPU rail a leaf serves (rail-optimized fabrics: NIC i of every host on the leaf of rail
+    i); CAB005 reports a cable from a host port of another rail (docs/cabling.md)."""
+    rails: dict[str, int] = Field(default_factory=dict)
+    """A host's rail per port (`{ens1np0: 0, ens2np0: 1}`), judged against its leaves' `rail`."""
 
 
 class Link(Strict):

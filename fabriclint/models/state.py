@@ -309,6 +309,21 @@ class Block(BaseModel):
         return source.file == self.file and self.first <= (source.line or 0) <= self.last
 
 
+class LldpNeighbor(BaseModel):
+    """One LLDP neighbour a device reports on one of its ports (what the cable really reaches)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    local_port: str
+    """The port it was seen on, spelled as this device's interfaces are (`Ethernet1/1`)."""
+    remote_system: str
+    """The neighbour's LLDP system name as sent (may be a FQDN, `leaf01.example.net`)."""
+    remote_port: str
+    """The neighbour's port as it names it (port ID, or its description when the ID is a MAC)."""
+    source: Source | None = None
+    """The LLDP output line the neighbour was read from."""
+
+
 class DeviceState(Located):
     """Everything fabriclint knows about one device, normalized."""
 
@@ -344,6 +359,9 @@ class DeviceState(Located):
     """Input problems (duplicate keys, unparseable files)."""
     inputs: list[str] = Field(default_factory=list)
     """Commands/files the state was built from."""
+    neighbors: list[LldpNeighbor] | None = None
+    """LLDP neighbours by port (the CAB rules compare them with the cabling plan); None when
+    no LLDP output was collected, [] when LLDP ran and saw no neighbour."""
 
     @property
     def kind(self) -> DeviceKind:

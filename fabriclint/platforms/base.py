@@ -123,6 +123,9 @@ class Platform:
     templates: tuple[str, ...] = ()
     """Per-interface / per-HCA command templates (`{netdev}`, `{hca}`, `{port}` holes) whose
     filled-in forms `patterns` allow: how other tools' output files are named back to keys."""
+    lldp: str | None = None
+    """Snapshot key of the LLDP neighbour output (optional, read-only), which the CAB rules
+    compare with the cabling plan (docs/cabling.md); None: not collected on this platform."""
     aliases: tuple[str, ...] = ()
     """Other tools' names for this platform (NetBox/Nautobot slugs, Ansible network OS names,
     netmiko/napalm drivers), read by `fabriclint inventory import`."""

@@ -17,12 +17,16 @@ NVUE_CONFIG = "nv config show -o yaml"
 NCLU_CONFIG = "net show configuration commands"
 NVUE_ROCE = "nv show qos roce -o json"
 TRAFFIC_CONF = "/etc/cumulus/datapath/traffic.conf"
+LLDP = "nv show interface lldp"
+"""LLDP neighbours as a table: Interface, Speed, Type, Remote Host, Remote Port (NVUE command
+reference, `nv show interface lldp`, Cumulus Linux 5.0 and later)."""
 
 _COMMANDS = specs(
     CommandSpec(key=NVUE_CONFIG, optional=True),
     CommandSpec(key=NCLU_CONFIG, optional=True, only_if_missing=NVUE_CONFIG),
     CommandSpec(key=NVUE_ROCE, optional=True),
     CommandSpec(key=TRAFFIC_CONF, run=f"cat {TRAFFIC_CONF}", optional=True),
+    CommandSpec(key=LLDP, optional=True),
 )
 
 
@@ -77,5 +81,6 @@ PLATFORM = Platform(
     shell=True,
     config_form=config_form,
     counters=COUNTERS,
+    lldp=LLDP,
     aliases=("cumulus-linux", "nvidia-cumulus", "nvidia.nvue.nvue", "cumulus_linux"),
 )

@@ -6,11 +6,13 @@ from fabriclint.platforms.base import CLI_SESSION, CommandSpec, CounterPlan, Pla
 
 RUNNING_CONFIG = "show running-config"
 INTERFACES = "show interfaces"
+LLDP = "show lldp neighbors detail | json"
+"""LLDP neighbours as JSON (EOS Command API Guide, `show lldp neighbors detail`)."""
 
 FACTS = ("show version | json", "show hostname | json")
 """What napalm's EOS driver sends over SSH for get_facts (collectors/facts.py)."""
 
-_COMMANDS = specs(RUNNING_CONFIG, INTERFACES)
+_COMMANDS = specs(RUNNING_CONFIG, INTERFACES, CommandSpec(key=LLDP, optional=True))
 
 PFC_DETAIL = "show priority-flow-control counters detail | json"
 PFC_TOTALS = "show priority-flow-control counters | json"
@@ -39,5 +41,6 @@ PLATFORM = Platform(
     napalm="eos",
     facts=FACTS,
     counters=COUNTERS,
+    lldp=LLDP,
     aliases=("arista-eos", "arista_eos", "arista.eos.eos", "arista"),
 )

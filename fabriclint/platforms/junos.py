@@ -5,8 +5,11 @@ from __future__ import annotations
 from fabriclint.platforms.base import CommandSpec, CounterPlan, Platform, exact, specs
 
 CONFIGURATION = "show configuration"
+LLDP = "show lldp neighbors"
+"""LLDP neighbours as a table: Local Interface, Parent Interface, Chassis Id, Port info, System
+Name (Junos CLI reference, `show lldp neighbors`)."""
 
-_COMMANDS = specs(CONFIGURATION)
+_COMMANDS = specs(CONFIGURATION, CommandSpec(key=LLDP, optional=True))
 
 COUNTERS = CounterPlan(
     "fabriclint.parsers.junos.counters",
@@ -35,5 +38,6 @@ PLATFORM = Platform(
     config_keys=(CONFIGURATION,),
     napalm="junos",
     counters=COUNTERS,
+    lldp=LLDP,
     aliases=("juniper-junos", "juniper_junos", "junipernetworks.junos.junos"),
 )

@@ -27,6 +27,8 @@ RDMA_LINK = "rdma link show"
 DEVINFO = "ibv_devinfo -v"
 IP_LINK = "ip -d link show"
 IBSTAT = "ibstat"
+LLDP = "lldpctl -f json"
+"""LLDP neighbours of the host's ports from lldpd (lldpctl(8), `-f json`)."""
 
 MLNX_QOS = "mlnx_qos -i {netdev}"
 ECN_SYSFS = "grep -rH . /sys/class/net/{netdev}/ecn"
@@ -41,6 +43,7 @@ _COMMANDS = specs(
     # `missing_required`, which fails a RoCE host that lacks it).
     CommandSpec(key=IP_LINK, optional=True),
     CommandSpec(key=IBSTAT, optional=True),
+    CommandSpec(key=LLDP, optional=True),
 )
 
 
@@ -158,6 +161,7 @@ PLATFORM = Platform(
     derive=derive,
     missing_required=missing_required,
     counters=COUNTERS,
+    lldp=LLDP,
     aliases=("linux-connectx",),
     templates=(MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS),
 )

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from fabriclint.platforms.base import CLI_SESSION, CounterPlan, Platform, exact, specs
+from fabriclint.platforms.base import CLI_SESSION, CommandSpec, CounterPlan, Platform, exact, specs
 
 RUNNING_CONFIG = "show running-config"
 INTERFACE = "show interface"
+LLDP = "show lldp neighbors detail"
+"""LLDP neighbours, one `Chassis id:` block each (Cisco Nexus 9000 Interfaces Configuration
+Guide, "Configuring LLDP")."""
 
-_COMMANDS = specs(RUNNING_CONFIG, INTERFACE)
+_COMMANDS = specs(RUNNING_CONFIG, INTERFACE, CommandSpec(key=LLDP, optional=True))
 
 PFC_COUNTERS = "show interface priority-flow-control"
 
@@ -28,5 +31,6 @@ PLATFORM = Platform(
     # network-qos class `mtu` (Cisco Nexus 9000 Quality of Service Configuration Guide, "MTU")
     class_mtu=True,
     counters=COUNTERS,
+    lldp=LLDP,
     aliases=("nx-os", "cisco-nxos", "cisco_nxos", "cisco.nxos.nxos", "cisco-nx-os"),
 )

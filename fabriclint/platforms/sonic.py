@@ -12,6 +12,9 @@ from fabriclint.platforms.base import (
 )
 
 CONFIG_DB = "config_db.json"
+LLDP = "show lldp table"
+"""LLDP neighbours as a table: LocalPort, RemoteDevice, RemotePortID, Capability,
+RemotePortDescr (SONiC Command Reference, `show lldp table`)."""
 
 _COMMANDS = specs(
     # The running configuration (what the switch uses), as config_db.json-shaped JSON;
@@ -23,6 +26,7 @@ _COMMANDS = specs(
         optional=True,
         only_if_missing=CONFIG_DB,
     ),
+    CommandSpec(key=LLDP, optional=True),
 )
 
 PFCSTAT = "pfcstat"
@@ -56,5 +60,6 @@ PLATFORM = Platform(
     required_any=(CONFIG_DB,),
     shell=True,
     counters=COUNTERS,
+    lldp=LLDP,
     aliases=("dell-sonic", "dellemc.enterprise_sonic.sonic"),
 )

@@ -13,6 +13,7 @@ _VERBS = "`ibv_devinfo -v` / `ibstat` output for each cabled HCA port"
 _ROCE = "a `roce:` class (DSCP and priority) in the device's intent profile"
 _ROCE_CNP = "`roce:` and `cnp:` classes in the device's intent profile"
 _DSCP_MAP = "the DSCP-to-traffic-class map of each cabled port (its QoS map or policy)"
+_LLDP = "the LLDP neighbour output of the device's platform (`Platform.lldp`, docs/cabling.md)"
 _PORTS = "each cabled port in the device's configuration, and NIC QoS for cabled host netdevs"
 
 NEEDS: dict[str, str] = {
@@ -44,6 +45,10 @@ NEEDS: dict[str, str] = {
     "FAB004": "the OS version (`show version`, or the version line of the configuration)",
     "IB001": "`sminfo` output from each subnet-manager node (or an opensm node in the inventory)",
     "IB010": f"HCA port state and physical state ({_VERBS})",
+    "CAB001": _LLDP,
+    "CAB002": _LLDP,
+    "CAB003": _LLDP,
+    "CAB004": _LLDP,
     "DRIFT001": "an intent profile for the device's role (and thresholds in bytes to compare)",
     "DRIFT002": "an intent profile for the device's role",
 }

@@ -14,6 +14,7 @@ from typing import Any
 from fabriclint.registry import Registry
 from fabriclint.rules import (
     bench,
+    cab,
     ctr,
     drift,
     ecn,
@@ -43,6 +44,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *ib_qos.RULES,
     *ib_sm.RULES,
     *ib_hca.RULES,
+    *cab.RULES,
     *ctr.RULES,
     *bench.RULES,
     *meta.INPUT_RULES,

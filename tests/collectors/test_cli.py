@@ -87,8 +87,9 @@ def test_clean_collection_exits_0_with_log_lines(tmp_path: Path) -> None:
         args += ["--limit", "leaf01,gpu01", "--insecure-no-host-key-check", "--no-facts"]
         result = CliRunner(env=lab.env()).invoke(cli_app(), args)
     assert result.exit_code == 0, result.stderr
-    assert "collect: leaf01: ok (2 outputs" in result.stderr
-    assert "collect: gpu01: ok (9 outputs" in result.stderr
+    # the lab serves baseline's LLDP outputs too (`show lldp neighbors detail | json`, `lldpctl`)
+    assert "collect: leaf01: ok (3 outputs" in result.stderr
+    assert "collect: gpu01: ok (10 outputs" in result.stderr
     assert "host keys were NOT verified" in result.stderr
     snapshots = [p for p in (fabric / "snapshots").iterdir() if p.name != "baseline"]
     assert len(snapshots) == 1 and (snapshots[0] / "manifest.json").is_file()

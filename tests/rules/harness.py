@@ -41,13 +41,20 @@ class Case:
     unexpected: dict[str, str] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)
     unverified: dict[str, list[str]] = field(default_factory=dict)
+    inventory: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Extra inventory fields per device (`{"leaf01": {"rail": 0}}`)."""
 
 
 def run_case(case: Case) -> list[Finding]:
     """Run the case's rule over its states and return the findings."""
     inventory = Inventory(
         name="t",
-        devices={s.name: Device(platform=s.platform, role=s.role or "leaf") for s in case.states},
+        devices={
+            s.name: Device(
+                platform=s.platform, role=s.role or "leaf", **case.inventory.get(s.name, {})
+            )
+            for s in case.states
+        },
         links=[Link(a=a, b=b) for a, b in case.links],
     )
     intent = Intent.model_validate(case.intent) if case.intent is not None else None

@@ -17,6 +17,7 @@ from fabriclint.parsers.cumulus.assemble import build_state
 from fabriclint.parsers.cumulus.defaults import legacy_base, nvue_base, roce
 from fabriclint.parsers.cumulus.draft import Draft
 from fabriclint.parsers.cumulus.legacy import read_legacy
+from fabriclint.parsers.cumulus.lldp import read_lldp
 from fabriclint.parsers.cumulus.nclu import read_nclu
 from fabriclint.parsers.cumulus.nvue import read_nvue
 from fabriclint.parsers.cumulus.show import read_roce_show
@@ -67,6 +68,7 @@ def parse(raw: RawDevice) -> DeviceState:
         message = f"no Cumulus input: expected one of {expected}"
         state.problems.append(InputProblem(kind="unparseable", message=message))
     state.inputs = present
+    read_lldp(raw, state)
     return state
 
 

@@ -15,6 +15,7 @@ from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.eos.assemble import build_state
 from fabriclint.parsers.eos.draft import Draft
+from fabriclint.parsers.eos.lldp import read_lldp
 from fabriclint.parsers.eos.show import parse_show_interfaces
 from fabriclint.parsers.eos.text import walk
 from fabriclint.parsers.kit.inputs import missing_or_empty
@@ -48,6 +49,7 @@ def parse(raw: RawDevice) -> DeviceState:
         if found is not None:
             state.problems.append(found)
     state.inputs = [cmd for cmd in (RUNNING_CONFIG, SHOW_INTERFACES) if cmd in raw.outputs]
+    read_lldp(raw, state)
     return state
 
 

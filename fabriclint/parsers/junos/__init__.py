@@ -12,6 +12,7 @@ from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.junos.assemble import build_state
 from fabriclint.parsers.junos.draft import Draft
+from fabriclint.parsers.junos.lldp import read_lldp
 from fabriclint.parsers.junos.text import read_config
 from fabriclint.parsers.junos.toplevel import collect
 from fabriclint.parsers.kit.internal import never_raises
@@ -34,6 +35,7 @@ def parse(raw: RawDevice) -> DeviceState:
     if problem is not None:
         state.problems.append(problem)
     state.inputs = [command]
+    read_lldp(raw, state)
     return state
 
 

@@ -25,6 +25,7 @@ from fabriclint.parsers.mlnx_host.assemble import (
 from fabriclint.parsers.mlnx_host.draft import Inputs, Parsed
 from fabriclint.parsers.mlnx_host.ib import Sourced, parse_ibstat
 from fabriclint.parsers.mlnx_host.linux import parse_ip_link
+from fabriclint.parsers.mlnx_host.lldp import read_lldp
 from fabriclint.parsers.mlnx_host.verbs import NetdevLink, parse_devinfo, parse_ibdev2netdev
 from fabriclint.platforms.mlnx_host import DEVINFO, IP_LINK
 
@@ -56,6 +57,7 @@ def parse(raw: RawDevice) -> DeviceState:
     add_roce_tos(state, inputs, parsed, log)
     set_os_version(state)
     state.unparsed, state.problems = log.unparsed, log.problems
+    read_lldp(raw, state)
     return state
 
 

@@ -14,6 +14,7 @@ from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.parsers.sonic.assemble import build_state
 from fabriclint.parsers.sonic.draft import Draft
+from fabriclint.parsers.sonic.lldp import read_lldp
 from fabriclint.parsers.sonic.tables import Loaded, load_tables
 from fabriclint.parsers.sonic.text import Duplicate, JObj, JsonError, load
 from fabriclint.platforms.sonic import CONFIG_DB
@@ -62,6 +63,7 @@ def parse(raw: RawDevice) -> DeviceState:
         state = build_state(raw.name, draft, loaded.tables)
     state.problems = problems + state.problems
     state.inputs = [CONFIG_DB]
+    read_lldp(raw, state)
     return state
 
 
