@@ -12,7 +12,7 @@ from fabriclint.models.common import source_at
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.kit.internal import never_raises
-from fabriclint.parsers.sonic.assemble import build_state
+from fabriclint.parsers.sonic.assemble import BLOCK_TABLES, build_state
 from fabriclint.parsers.sonic.draft import Draft
 from fabriclint.parsers.sonic.lldp import read_lldp
 from fabriclint.parsers.sonic.tables import Loaded, load_tables
@@ -21,24 +21,7 @@ from fabriclint.platforms.sonic import CONFIG_DB
 
 # Tables whose odd entries (not objects, DEL operations) are worth reporting.
 QOS_TABLES = frozenset(
-    {
-        "PORT_QOS_MAP",
-        "DSCP_TO_TC_MAP",
-        "DOT1P_TO_TC_MAP",
-        "TC_TO_PRIORITY_GROUP_MAP",
-        "TC_TO_QUEUE_MAP",
-        "MAP_PFC_PRIORITY_TO_QUEUE",
-        "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
-        "WRED_PROFILE",
-        "SCHEDULER",
-        "QUEUE",
-        "PFC_WD",
-        "BUFFER_POOL",
-        "BUFFER_PROFILE",
-        "BUFFER_PG",
-        "BUFFER_QUEUE",
-        "PORT",
-    }
+    {*BLOCK_TABLES, "QUEUE", "PFC_WD", "BUFFER_POOL", "BUFFER_PG", "BUFFER_QUEUE", "PORT"}
 )
 
 
