@@ -123,8 +123,9 @@ def _command(bundle: Path) -> dict[str, Any]:
 
 
 def _judge_bom(verdict: Verdict, fabric_dir: Path, bundle: Path) -> None:
-    locked = bom.read_lock(bundle / "lock.json")
-    found = bom.verify(locked, bom.take(fabric_dir, bundle / "snapshots" / CONFIG))
+    now = bom.take(fabric_dir, bundle / "snapshots" / CONFIG)
+    locked = bom.read_lock(bundle / "lock.json", now.lock.fabric)
+    found = bom.verify(locked, now)
     verdict.bom_changes = found.changes
     verdict.reasons.extend(f"BOM: {line}" for line in found.changes)
     verdict.incomplete.extend(f"BOM: {line}" for line in found.unknown)
@@ -384,7 +385,10 @@ def _keep_results(opts: RunOptions, work: Path) -> None:
 
 def run(opts: RunOptions) -> tuple[Path, Verdict]:
     """Collect, run, collect, judge; the bundle's final path and its verdict."""
-    lock_text = bom.dumps(bom.read_lock(opts.lock))  # a bad lock stops here, nothing contacted
+    name = load_fabric(opts.fabric_dir, option_models()).inventory.name
+    lock_text = bom.dumps(
+        bom.read_lock(opts.lock, name)
+    )  # a bad lock stops here, nothing contacted
     for path in results_files(opts):
         if path.exists():  # nccl-tests would write FILE.0 beside it and the old one be read
             raise UsageError(f"{path}: exists; the results must be new (remove it or name another)")

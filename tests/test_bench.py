@@ -209,6 +209,18 @@ def test_bad_input_is_a_usage_error_and_contacts_nothing(tmp_path: Path) -> None
     assert result.exit_code == 2 and "not a bench bundle" in result.stderr
 
 
+def test_a_lock_of_another_fabric_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    other = tmp_path / "other.json"
+    mv = ROOT / "inventories" / "multivendor-pod"
+    other.write_text(bom.dumps(bom.take(mv, mv / "snapshots" / "baseline").lock))
+    marker = tmp_path / "ran"
+    args = ["bench", "run", str(ROCE_POD), "--lock", str(other), "--insecure-no-host-key-check"]
+    result = runner.invoke(app, [*args, "--", "/usr/bin/touch", str(marker)])
+    assert result.exit_code == 2
+    assert "a lock of fabric 'multivendor-pod', not 'roce-pod'" in result.stderr
+    assert not marker.exists() and not (ROCE_POD / "bench").exists()
+
+
 class _Dom(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
