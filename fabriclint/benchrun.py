@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -31,7 +32,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fabriclint import bom
 from fabriclint.engine import (
@@ -115,11 +116,31 @@ def _relative(verdict: Verdict, bundle: Path) -> Verdict:
 
 
 def _command(bundle: Path) -> dict[str, Any]:
+    """command.json; UsageError for one that is unreadable or was edited into nonsense (its
+    `seconds` become the counters' interval, its `exit_status` a reason)."""
+    path = bundle / "command.json"
     try:
-        data = json.loads((bundle / "command.json").read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UsageError(f"{bundle / 'command.json'}: not a bench bundle: {exc}") from None
-    return data if isinstance(data, dict) else {}
+        raise UsageError(f"{path}: not a bench bundle: {exc}") from None
+    problem = _command_problem(data)
+    if problem:
+        raise UsageError(f"{path}: not a bench bundle: {problem}")
+    return cast("dict[str, Any]", data)
+
+
+def _command_problem(data: Any) -> str | None:
+    """What is wrong with a command record, or None."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    seconds = data.get("seconds")
+    number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+    if seconds is not None and not (number and math.isfinite(seconds) and seconds >= 0):
+        return f"`seconds` is not a number of seconds: {seconds!r}"
+    status = data.get("exit_status")
+    if status is not None and (not isinstance(status, int) or isinstance(status, bool)):
+        return f"`exit_status` is not an integer: {status!r}"
+    return None
 
 
 def _judge_bom(verdict: Verdict, fabric_dir: Path, bundle: Path) -> None:
