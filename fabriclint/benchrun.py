@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -31,7 +32,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fabriclint import bom
 from fabriclint.engine import (
@@ -115,16 +116,37 @@ def _relative(verdict: Verdict, bundle: Path) -> Verdict:
 
 
 def _command(bundle: Path) -> dict[str, Any]:
+    """command.json; UsageError for one that is unreadable or was edited into nonsense (its
+    `seconds` become the counters' interval, its `exit_status` a reason)."""
+    path = bundle / "command.json"
     try:
-        data = json.loads((bundle / "command.json").read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UsageError(f"{bundle / 'command.json'}: not a bench bundle: {exc}") from None
-    return data if isinstance(data, dict) else {}
+        raise UsageError(f"{path}: not a bench bundle: {exc}") from None
+    problem = _command_problem(data)
+    if problem:
+        raise UsageError(f"{path}: not a bench bundle: {problem}")
+    return cast("dict[str, Any]", data)
+
+
+def _command_problem(data: Any) -> str | None:
+    """What is wrong with a command record, or None."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    seconds = data.get("seconds")
+    number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+    if seconds is not None and not (number and math.isfinite(seconds) and seconds >= 0):
+        return f"`seconds` is not a number of seconds: {seconds!r}"
+    status = data.get("exit_status")
+    if status is not None and (not isinstance(status, int) or isinstance(status, bool)):
+        return f"`exit_status` is not an integer: {status!r}"
+    return None
 
 
 def _judge_bom(verdict: Verdict, fabric_dir: Path, bundle: Path) -> None:
-    locked = bom.read_lock(bundle / "lock.json")
-    found = bom.verify(locked, bom.take(fabric_dir, bundle / "snapshots" / CONFIG))
+    now = bom.take(fabric_dir, bundle / "snapshots" / CONFIG)
+    locked = bom.read_lock(bundle / "lock.json", now.lock.fabric)
+    found = bom.verify(locked, now)
     verdict.bom_changes = found.changes
     verdict.reasons.extend(f"BOM: {line}" for line in found.changes)
     verdict.incomplete.extend(f"BOM: {line}" for line in found.unknown)
@@ -384,7 +406,10 @@ def _keep_results(opts: RunOptions, work: Path) -> None:
 
 def run(opts: RunOptions) -> tuple[Path, Verdict]:
     """Collect, run, collect, judge; the bundle's final path and its verdict."""
-    lock_text = bom.dumps(bom.read_lock(opts.lock))  # a bad lock stops here, nothing contacted
+    name = load_fabric(opts.fabric_dir, option_models()).inventory.name
+    lock_text = bom.dumps(
+        bom.read_lock(opts.lock, name)
+    )  # a bad lock stops here, nothing contacted
     for path in results_files(opts):
         if path.exists():  # nccl-tests would write FILE.0 beside it and the old one be read
             raise UsageError(f"{path}: exists; the results must be new (remove it or name another)")

@@ -136,8 +136,19 @@ def dumps(lock: BomLock) -> str:
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
-def read_lock(path: Path) -> BomLock:
-    """A lock file, or UsageError naming the file and what is wrong (exit 2)."""
+def read_lock(path: Path, fabric: str | None = None) -> BomLock:
+    """A lock file, or UsageError naming the file and what is wrong (exit 2); with `fabric`,
+    a lock of another fabric is refused too (compared, every device would read as changed)."""
+    locked = _parse_lock(path)
+    if fabric is not None and locked.fabric != fabric:
+        raise UsageError(
+            f"{path}: a lock of fabric {locked.fabric!r}, not {fabric!r} (inventory.yaml `name`)"
+        )
+    return locked
+
+
+def _parse_lock(path: Path) -> BomLock:
+    """The lock file's model, or UsageError naming the file and what is wrong."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -11,6 +11,7 @@ counters went backwards: CTR009).
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,7 @@ def _counter_status(found: DeviceCounters) -> tuple[str, str | None]:
 
 def _interval(opts: CounterOptions, before: Side, after: Side) -> float:
     if opts.interval_s is not None:
-        if opts.interval_s <= 0:
+        if not math.isfinite(opts.interval_s) or opts.interval_s <= 0:  # inf, nan: no rate
             raise UsageError("--interval must be a positive number of seconds")
         return opts.interval_s
     if before.created is None or after.created is None:

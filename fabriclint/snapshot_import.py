@@ -231,13 +231,20 @@ class PlatformMap:
 
 
 def parse_platform_map(entries: list[str], known: dict[str, str]) -> PlatformMap:
-    """`GLOB=PLATFORM` entries (SnapshotError for one without `=`)."""
+    """`GLOB=PLATFORM` entries (SnapshotError for one without `=` or of an unknown platform)."""
+    from fabriclint import platforms
+
     out = PlatformMap(known=dict(known))
     for entry in entries:
         for item in filter(None, (e.strip() for e in entry.split(","))):
             glob, sep, platform = item.partition("=")
             if not sep or not glob or not platform:
                 raise SnapshotError(f"--platform-map {item!r}: write it GLOB=PLATFORM (leaf*=eos)")
+            if platforms.get(platform) is None:  # else every file reads as unmatched
+                raise SnapshotError(
+                    f"--platform-map {item!r}: unknown platform {platform!r} "
+                    f"(one of {', '.join(platforms.NAMES)})"
+                )
             out.globs.append((glob, platform))
     return out
 

@@ -209,6 +209,42 @@ def test_bad_input_is_a_usage_error_and_contacts_nothing(tmp_path: Path) -> None
     assert result.exit_code == 2 and "not a bench bundle" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        ({"seconds": "abc"}, "`seconds` is not a number of seconds"),
+        ({"seconds": [1]}, "`seconds` is not a number of seconds"),
+        ({"seconds": -1}, "`seconds` is not a number of seconds"),
+        ({"exit_status": "0"}, "`exit_status` is not an integer"),
+        (None, "not a JSON object"),
+    ],
+)
+def test_a_damaged_command_json_is_a_located_usage_error(
+    healthy: tuple[Path, Verdict], tmp_path: Path, edit: dict[str, Any] | None, expected: str
+) -> None:
+    """A hand-edited bundle is bad input (exit 2 naming command.json), not an internal error."""
+    bundle = tmp_path / "bundle"
+    shutil.copytree(healthy[0], bundle)
+    command = bundle / "command.json"
+    data = json.loads(command.read_text())
+    command.write_text(json.dumps([data] if edit is None else {**data, **edit}))
+    result = runner.invoke(app, ["bench", "judge", str(bundle), "--fabric", str(ROCE_POD)])
+    assert "Traceback" not in result.output
+    assert result.exit_code == 2 and f"{command}: not a bench bundle: {expected}" in result.stderr
+
+
+def test_a_lock_of_another_fabric_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    other = tmp_path / "other.json"
+    mv = ROOT / "inventories" / "multivendor-pod"
+    other.write_text(bom.dumps(bom.take(mv, mv / "snapshots" / "baseline").lock))
+    marker = tmp_path / "ran"
+    args = ["bench", "run", str(ROCE_POD), "--lock", str(other), "--insecure-no-host-key-check"]
+    result = runner.invoke(app, [*args, "--", "/usr/bin/touch", str(marker)])
+    assert result.exit_code == 2
+    assert "a lock of fabric 'multivendor-pod', not 'roce-pod'" in result.stderr
+    assert not marker.exists() and not (ROCE_POD / "bench").exists()
+
+
 class _Dom(HTMLParser):
     def __init__(self) -> None:
         super().__init__()

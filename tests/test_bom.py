@@ -142,3 +142,15 @@ def test_a_bad_lock_file_is_a_located_usage_error(tmp_path: Path, text: str, exp
     code, out, err = run("bom", "verify", str(POD), "--lock", str(bad), "-s", "baseline")
     assert code == 2 and out == ""
     assert expected in err
+
+
+def test_a_lock_of_another_fabric_is_a_usage_error(tmp_path: Path) -> None:
+    """A lock taken on another fabric would list every device as changed (exit 1, as if the
+    fabric had drifted); it is the wrong file, so it is refused before comparing."""
+    other = tmp_path / "other.lock.json"
+    mv = ROOT / "inventories" / "multivendor-pod"
+    code, _, err = run("bom", "lock", str(mv), "--snapshot", "baseline", "--out", str(other))
+    assert code == 0, err
+    code, out, err = run("bom", "verify", str(POD), "--lock", str(other), "-s", "baseline")
+    assert code == 2 and out == ""
+    assert "multivendor-pod" in err and "roce-pod" in err and str(other) in err

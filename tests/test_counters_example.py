@@ -188,6 +188,15 @@ def test_after_older_than_before_is_a_usage_error() -> None:
     assert code == 2 and "nope" in out
 
 
+@pytest.mark.parametrize("seconds", ["0", "-5", "inf", "nan", "1e999"])
+def test_an_interval_that_is_no_duration_is_a_usage_error(seconds: str) -> None:
+    """Rates over `inf s` or `nan s` are no judgement: the interval must be finite and positive."""
+    code, out = invoke(
+        "counters", str(FABRIC), "bench-before", "bench-after", "--interval", seconds
+    )
+    assert code == 2 and "--interval must be a positive number of seconds" in out
+
+
 def test_policy_options_and_suppressions_apply(tmp_path: Path) -> None:
     fabric = _copy_fabric(tmp_path)
     policy = (fabric / "policy.yaml").read_text()

@@ -118,6 +118,11 @@ def test_unknown_files_are_listed_and_platforms_come_from_the_map(tmp_path: Path
         "snapshot", "import", str(outputs), "-p", "leaf01", "--out", str(tmp_path / "x")
     )
     assert code == 2 and "write it GLOB=PLATFORM" in text
+    code, text = invoke(
+        "snapshot", "import", str(outputs), "-p", "leaf*=EOS", "--out", str(tmp_path / "y")
+    )
+    assert code == 2 and "--platform-map 'leaf*=EOS': unknown platform 'EOS' (one of" in text
+    assert "eos" in text and not (tmp_path / "y").exists()
 
 
 def test_rehash_after_a_deliberate_edit(tmp_path: Path) -> None:

@@ -79,11 +79,12 @@ def verify(
     from fabriclint.bom import verify as compare
     from fabriclint.engine import UsageError
 
+    now = _take(fabric, snapshot)
     try:
-        locked = read_lock(lock_file)
+        locked = read_lock(lock_file, now.lock.fabric)
     except UsageError as exc:
         raise fail([str(exc)]) from None
-    verdict = compare(locked, _take(fabric, snapshot))
+    verdict = compare(locked, now)
     for line in [*verdict.changes, *verdict.unknown]:
         typer.echo(line)
     summary = {0: "matches the lock", 1: f"{len(verdict.changes)} change(s)", 3: "cannot tell"}

@@ -52,8 +52,12 @@ class SnapshotWriter:
     """
 
     def __init__(self, target: Path, unique: bool = False) -> None:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        self.target, lock = _reserve(target, unique)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.target, lock = _reserve(target, unique)
+        except OSError as exc:  # `--out FILE/sub`, a read-only folder: the user's path, exit 2
+            why = exc.strerror or str(exc)
+            raise SnapshotExists(f"{target}: cannot create the snapshot folder: {why}") from None
         self._lock: int | None = lock
         self.temp = self.target.parent / f".{self.target.name}.partial-{secrets.token_hex(4)}"
         self.temp.mkdir()

@@ -166,6 +166,11 @@ def import_inventory(request: ImportRequest) -> ImportResult:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise SourceError(f"the imported inventory is invalid at {where}: {first['msg']}") from None
+    if not inventory.devices:
+        # an empty source or a mistyped filter would otherwise replace the inventory with nothing
+        found = len(imported.devices)
+        why = f"the --site/--tag/--role filters kept none of {found}" if found else "it has none"
+        raise SourceError(f"no device imported from the source: {why}; nothing written")
     old = _existing(request.out)
     if old is not None:
         inventory = _keep_hand_written(inventory, old)

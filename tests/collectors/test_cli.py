@@ -93,3 +93,19 @@ def test_clean_collection_exits_0_with_log_lines(tmp_path: Path) -> None:
     assert "host keys were NOT verified" in result.stderr
     snapshots = [p for p in (fabric / "snapshots").iterdir() if p.name != "baseline"]
     assert len(snapshots) == 1 and (snapshots[0] / "manifest.json").is_file()
+
+
+def test_an_out_path_under_a_file_is_a_usage_error(tmp_path: Path) -> None:
+    """`--out FILE/sub` cannot be created: exit 2 naming it, not an internal error (exit 3)."""
+    fabric = copy_fabric(tmp_path, "baseline")
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder\n")
+    with lab_for(fabric / "snapshots" / "baseline") as lab:
+        args = ["collect", str(fabric), "--overlay", str(write_overlay(lab, tmp_path))]
+        args += ["--counters", "--limit", "leaf01", "--insecure-no-host-key-check"]
+        for out in (blocker / "sub", blocker / "sub" / "deeper"):
+            result = CliRunner(env=lab.env()).invoke(cli_app(), [*args, "--out", str(out)])
+            assert result.exit_code == 2, result.stderr
+            assert f"{out}: cannot create the snapshot folder" in result.stderr
+            assert "Traceback" not in result.output and "internal error" not in result.stderr
+    assert blocker.read_text() == "not a folder\n"

@@ -309,6 +309,30 @@ def test_avd_conflicting_peers_name_both_cables(tmp_path: Path) -> None:
     assert "port spine01:Ethernet1/1 is cabled twice" in text
 
 
+def test_an_import_that_finds_no_device_writes_nothing(tmp_path: Path) -> None:
+    """An empty source or a mistyped filter would replace the inventory with no devices and
+    exit 0; it is refused (exit 2) and the old file stays as it was."""
+    saved = {
+        "_meta": {"hostvars": {"leaf01": {"ansible_network_os": "arista.eos.eos", "role": "leaf"}}},
+        "all": {"children": ["ungrouped"]},
+        "ungrouped": {"hosts": ["leaf01"]},
+    }
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps(saved))
+    out = tmp_path / "inventory.yaml"
+    args = ["--from", "ansible", "--json", str(path), "--out", str(out)]
+    code, text = run(*args)
+    assert code == 0, text
+    before = out.read_text()
+    code, text = run(*args, "--role", "spine")
+    assert code == 2 and "no device imported" in text and "--role" in text
+    assert out.read_text() == before
+    path.write_text("{}")
+    code, text = run(*args)
+    assert code == 2 and "no device imported" in text
+    assert out.read_text() == before
+
+
 def test_reimport_shows_what_changed_and_keeps_hand_added_settings(tmp_path: Path) -> None:
     folder = tmp_path / "nornir"
     folder.mkdir()
