@@ -84,3 +84,26 @@ def test_no_lldp_output_is_a_gap_never_a_pass() -> None:
         "gpu03",
         "gpu04",
     }
+
+
+def test_truncated_lldp_output_makes_the_run_incomplete(tmp_path: Path) -> None:
+    """An LLDP output that is there but cut off is unreadable input: the device, and the run, are
+    incomplete (exit 3) with the file named, never a complete run with a quiet coverage gap."""
+    import shutil
+
+    from fabriclint.snapshot_import import rehash
+
+    fabric = tmp_path / "roce-pod"
+    shutil.copytree(FABRIC, fabric, ignore=shutil.ignore_patterns("snapshots"))
+    snap = fabric / "snapshots" / "baseline"
+    shutil.copytree(SNAPSHOTS / "baseline", snap)
+    lldp = next((snap / "leaf01").glob("show_lldp_neighbors*"))
+    lldp.write_text(lldp.read_text()[:200])
+    rehash(snap)  # a deliberate edit: checksums refreshed, so only the truncation counts
+    result = run_check(CheckOptions(fabric_dir=fabric, snapshot=snap))
+    assert result.exit_code == 3
+    leaf01 = next(d for d in result.report.devices if d.name == "leaf01")
+    assert leaf01.status == "unparseable"
+    problems = [f for f in result.report.findings if f.device == "leaf01" and "LLDP" in f.message]
+    assert problems and problems[0].source is not None
+    assert problems[0].source.file.endswith(lldp.name)

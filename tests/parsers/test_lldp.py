@@ -261,12 +261,14 @@ def test_host_lldpctl_json_both_shapes(
         "host-deep",
     ],
 )
-def test_unreadable_output_leaves_no_neighbours_and_a_note(
-    reader: Reader, platform: str, text: str
-) -> None:
+def test_unreadable_output_is_an_input_problem(reader: Reader, platform: str, text: str) -> None:
+    """LLDP output that is there but cannot be read makes the device incomplete (exit 3), never
+    a silent coverage gap: no neighbours, and a located unparseable problem."""
     state = _read(reader, platform, text)
     assert state.neighbors is None
-    assert [u.text for u in state.unparsed if "LLDP" in u.text]
+    problems = [p for p in state.problems if "LLDP" in p.message]
+    assert [p.kind for p in problems] == ["unparseable"]
+    assert problems[0].source is not None and problems[0].source.line == 1
 
 
 def test_no_output_means_not_collected() -> None:

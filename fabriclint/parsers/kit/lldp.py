@@ -20,7 +20,7 @@ from fabriclint.bounded import InputLimitError, json_loads
 from fabriclint.models.common import source_at
 from fabriclint.models.ports import is_mac, port_key
 from fabriclint.models.raw import RawDevice
-from fabriclint.models.state import DeviceState, LldpNeighbor, Unparsed
+from fabriclint.models.state import DeviceState, InputProblem, LldpNeighbor
 
 _RULE = re.compile(r"^[\s=+-]+$")
 _GAP = re.compile(r"\s{2,}")
@@ -38,15 +38,18 @@ class Seen:
 
 def attach(state: DeviceState, raw: RawDevice, key: str, seen: list[Seen] | None) -> None:
     """Record the neighbours read from output `key` on `state`; None: the output was there but
-    unreadable (an Unparsed note, and no neighbours, so the CAB rules report a coverage gap)."""
+    unreadable, an input problem (the device, and so the run, is incomplete: exit 3), never a
+    silent coverage gap: the cabling of this device could not be checked from what it said."""
     output = raw.outputs.get(key)
     if output is None:
         return
     state.inputs.append(key)
     if seen is None:
-        note = f"'{key}' is not LLDP neighbour output fabriclint can read"
-        state.unparsed.append(
-            Unparsed(text=note, reason="not modeled", source=source_at(output.file, 1))
+        message = (
+            f"'{key}' is not LLDP neighbour output fabriclint can read (truncated or another form?)"
+        )
+        state.problems.append(
+            InputProblem(kind="unparseable", message=message, source=source_at(output.file, 1))
         )
         return
     spelled = {port_key(name): name for name in state.interfaces}
