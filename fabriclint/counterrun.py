@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from fabriclint import __version__
-from fabriclint.commands import is_counter_key
+from fabriclint.commands import COUNTER_COMMANDS, is_counter_key
 from fabriclint.engine import (
     CheckOptions,
     CheckResult,
@@ -162,6 +162,21 @@ def _config_only(snap: Snapshot) -> Snapshot:
     return snap.model_copy(update={"devices": devices})
 
 
+def _has_configuration(snap: Snapshot) -> bool:
+    """True when some device of `snap` has an output that is neither a counter nor a port map:
+    a `collect --counters` snapshot has none, and judging by it would skip the rules that need
+    the configuration on every device (CTR001, CTR003, CTR004) with only a coverage line."""
+    for device in snap.devices.values():
+        raw = device.raw
+        if raw is None:
+            continue
+        plan = COUNTER_COMMANDS.get(raw.platform)
+        maps = plan.maps if plan is not None else frozenset()
+        if any(k not in maps and not is_counter_key(raw.platform, k) for k in raw.outputs):
+            return True
+    return False
+
+
 def _config_context(fabric: Fabric, snap: Snapshot) -> Context:
     """Parsed configuration of the devices that have one; an unreadable one is left out (the
     rules that need it say so in the coverage)."""
@@ -272,6 +287,11 @@ def run_counters(opts: CounterOptions) -> CheckResult:
         else load_snapshot(_path(fabric, opts.config), base=Path.cwd())
     )
     ctx = _config_context(fabric, config)
+    if not _has_configuration(config):
+        raise UsageError(
+            f"{config.path}: no device configuration to say what is lossless (a `collect "
+            "--counters` snapshot holds only counters): name a snapshot that has it with --config"
+        )
     run = CounterRun(before=before.counters, after=after.counters, interval_s=interval)
     ctx.memo[COUNTERS] = run
     selection = Selection(fabric.policy, cli_select=opts.select, cli_ignore=opts.ignore)

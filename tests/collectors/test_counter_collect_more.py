@@ -6,11 +6,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from fabriclint.commands import is_counter_key
 from fabriclint.counterrun import CounterOptions, run_counters
+from fabriclint.engine import UsageError
 from fabriclint.snapshot import load_snapshot
 from tests.collectors.labkit import collect_from, lab_for, write_fabric
 from tests.parsers.counters import test_cumulus, test_junos
+
+JUNOS_CONFIG = (
+    Path(__file__).resolve().parents[1]
+    / "parsers"
+    / "golden"
+    / "junos"
+    / "roce_leaf"
+    / "show_configuration.txt"
+)
 
 
 def test_junos_and_cumulus_counters_are_collected_and_read(tmp_path: Path) -> None:
@@ -21,6 +33,7 @@ def test_junos_and_cumulus_counters_are_collected_and_read(tmp_path: Path) -> No
                 "junos",
                 "leaf",
                 {
+                    "show configuration": JUNOS_CONFIG.read_text(encoding="utf-8"),
                     "show interfaces extensive": test_junos.EXTENSIVE_TEXT,
                     "show interfaces queue": test_junos.QUEUES_TEXT,
                 },
@@ -50,6 +63,9 @@ def test_junos_and_cumulus_counters_are_collected_and_read(tmp_path: Path) -> No
     assert keys["leaf06"] == {"ip -o link show", "ethtool -S swp1", "ethtool -S swp2s0"}
     assert all(is_counter_key("cumulus", k) for k in keys["leaf06"] - {"ip -o link show"})
     opts = CounterOptions(fabric_dir=fabric, before=sides[0], after=sides[1], interval_s=60)
+    with pytest.raises(UsageError, match=r"no device configuration.*--config"):
+        run_counters(opts)  # counters only: nothing says what is lossless, never a quiet pass
+    opts.config = fabric / "snapshots" / "seed"  # the last full collection: the configuration
     report = run_counters(opts).report
     statuses = {d.name: d.status for d in report.devices}
     assert statuses == {"leaf05": "ok", "leaf06": "ok"}, [(d.name, d.error) for d in report.devices]
