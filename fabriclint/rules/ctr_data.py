@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 
 from fabriclint.models import resolve
 from fabriclint.models.resolve import effective_qos
-from fabriclint.models.state import DeviceState
+from fabriclint.models.state import DeviceState, QosConfig
 
 if TYPE_CHECKING:  # built only by `fabriclint counters`: a check need not build these models
     from fabriclint.models.counters import Counter, DeviceCounters, PortCounters
@@ -158,23 +158,21 @@ def port_of(device: DeviceCounters, name: str) -> PortCounters | None:
     return lowered.get(name.lower())
 
 
-def lossless_priorities(state: DeviceState | None, port: str) -> set[int] | None:
-    """The PFC priorities the port's configuration makes lossless; None when unknown."""
+def _port_qos(state: DeviceState | None, port: str) -> QosConfig | None:
+    """The effective QoS of `port` (any case) on `state`; None when either is unknown."""
     if state is None:
         return None
     iface = next((i for n, i in state.interfaces.items() if n.lower() == port.lower()), None)
-    if iface is None:
-        return None
-    qos = effective_qos(state, iface.name)
-    if qos.pfc is None:
-        return set()
-    return set(qos.pfc.priorities) if qos.pfc.enabled else set()
+    return effective_qos(state, iface.name) if iface is not None else None
+
+
+def lossless_priorities(state: DeviceState | None, port: str) -> set[int] | None:
+    """The PFC priorities the port's configuration makes lossless; None when unknown."""
+    qos = _port_qos(state, port)
+    return set(resolve.lossless_priorities(qos)) if qos is not None else None
 
 
 def lossless_queues(state: DeviceState | None, port: str) -> set[int] | None:
     """Egress queues of the port's lossless traffic classes; None when unknown."""
-    priorities = lossless_priorities(state, port)
-    if priorities is None or state is None:
-        return None
-    iface = next(i for n, i in state.interfaces.items() if n.lower() == port.lower())
-    return resolve.lossless_queues(effective_qos(state, iface.name))
+    qos = _port_qos(state, port)
+    return resolve.lossless_queues(qos) if qos is not None else None
