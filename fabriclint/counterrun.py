@@ -286,12 +286,12 @@ def run_counters(opts: CounterOptions) -> CheckResult:
         if opts.config is None
         else load_snapshot(_path(fabric, opts.config), base=Path.cwd())
     )
-    ctx = _config_context(fabric, config)
-    if not _has_configuration(config):
+    if not _has_configuration(config):  # before parsing: nothing to parse it with
         raise UsageError(
             f"{config.path}: no device configuration to say what is lossless (a `collect "
             "--counters` snapshot holds only counters): name a snapshot that has it with --config"
         )
+    ctx = _config_context(fabric, config)
     run = CounterRun(before=before.counters, after=after.counters, interval_s=interval)
     ctx.memo[COUNTERS] = run
     selection = Selection(fabric.policy, cli_select=opts.select, cli_ignore=opts.ignore)
