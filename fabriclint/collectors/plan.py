@@ -33,7 +33,9 @@ _SHELL_ERROR = re.compile(
 
 def command_error(platform: str, text: str) -> str | None:
     """The error line when `text` is the platform's error reply rather than an output."""
-    lines = [line for line in text.splitlines() if line.strip()]
+    # only the first non-blank lines decide (and a shell error has at most 5): a large output
+    # is not split into lines for this
+    lines = _first_lines(text, 6)
     if not lines:
         return None
     device_type = PLATFORMS[platform].device_type
@@ -45,6 +47,18 @@ def command_error(platform: str, text: str) -> str | None:
     if len(lines) <= 5 and all(_SHELL_ERROR.search(line) for line in lines):
         return lines[-1].strip()
     return None
+
+
+def _first_lines(text: str, count: int) -> list[str]:
+    """The first `count` non-blank lines of `text` (as `str.splitlines` splits), read from a
+    growing prefix: a large output is not split whole for its first lines."""
+    size = 4096
+    while True:
+        lines = [line for line in text[:size].splitlines() if line.strip()]
+        # a line past the ones wanted has begun: those are whole (or the text is all read)
+        if len(lines) > count or size >= len(text):
+            return lines[:count]
+        size *= 4
 
 
 class GuardedSession:
