@@ -23,18 +23,24 @@ from fabriclint.collectors.credentials import (
     prompt_missing,
     resolve_logins,
 )
-from fabriclint.collectors.device import Settings, collect_device, preflight
+from fabriclint.collectors.device import Settings, preflight
 from fabriclint.collectors.limit import LimitError, select
 from fabriclint.collectors.overlay import Overlay, apply_overlay, load_overlay
-from fabriclint.collectors.pool import Job, Listener, run_jobs
+from fabriclint.collectors.pool import PER_ENDPOINT, Job, Listener, run_jobs
+from fabriclint.collectors.shards import (
+    ShardSpec,
+    default_processes,
+    device_job,
+    run_sharded,
+    shard,
+    split_workers,
+)
 from fabriclint.collectors.store import SnapshotExists, SnapshotWriter, default_name
 from fabriclint.loaders.fabric import refuse_outside
 from fabriclint.loaders.yaml import Problem, load_yaml, validate_doc
 from fabriclint.models.inventory import Device, Inventory
 
 DEFAULT_KNOWN_HOSTS = Path("~/.ssh/known_hosts")
-POOL_SLACK = 0.5
-"""The pool cuts a device this long after its own budget, so the device reports first."""
 
 
 def default_workers() -> int:
@@ -60,6 +66,12 @@ class CollectOptions:
     """Snapshot folder to create (default FABRIC/snapshots/<UTC time>, or <UTC time>-2... when
     another run took that name); must not exist."""
     workers: int | None = None
+    """Sessions at once in all (default `default_workers()`), split over the processes."""
+    processes: int | None = None
+    """Collector processes (default: one per CPU, at most one per 100 devices); 1 = this
+    process only. Devices are sharded across them, every endpoint's in one shard."""
+    per_endpoint: int = PER_ENDPOINT
+    """Sessions at once to one endpoint (host:port): one device is collected by one session."""
     timeouts: Timeouts = field(default_factory=Timeouts)
     retries: int = 2
     known_hosts: Path | None = None
@@ -218,17 +230,6 @@ def _collector(options: CollectOptions, policy: SshPolicy, scrub: Scrubber) -> C
     return NetmikoCollector(policy, scrub)
 
 
-def _job(collector: Collector, target: Target, settings: Settings, scrub: Scrubber) -> Job:
-    return Job(
-        name=target.name,
-        platform=target.platform,
-        run=lambda aborted: collect_device(collector, target, settings, scrub, aborted),
-        abort=lambda: collector.abort(target),
-        timeout=settings.timeouts.device + POOL_SLACK,
-        endpoint=f"{target.host}:{target.port}",
-    )
-
-
 def _early_result(target: Target, settings: Settings) -> DeviceResult | None:
     """A result without connecting: no address, or a plan outside the allowlist."""
     if not target.host:
@@ -250,10 +251,9 @@ def collect(fabric_dir: Path, options: CollectOptions) -> CollectResult:
     except SnapshotExists as exc:
         raise CollectUsageError([str(exc)]) from None
     try:
-        results = _run(
-            targets, settings, scrub, _collector(options, policy, scrub), writer, options
-        )
-        record = _record(started, options, policy, settings, results)
+        collector = _collector(options, policy, scrub)
+        results, processes = _run(targets, settings, scrub, collector, writer, options, policy)
+        record = _record(started, options, policy, settings, results, processes)
         path = writer.finish(list(devices), record, options.publishing)
     except BaseException:
         writer.discard()
@@ -269,13 +269,15 @@ def _run(
     collector: Collector,
     writer: SnapshotWriter,
     options: CollectOptions,
-) -> dict[str, DeviceResult]:
+    policy: SshPolicy,
+) -> tuple[dict[str, DeviceResult], int]:
+    """Every device's result, and how many collector processes there were."""
     results: dict[str, DeviceResult] = {}
-    jobs = []
+    reachable = []
     for target in targets:
         early = _early_result(target, settings)
         if early is None:
-            jobs.append(_job(collector, target, settings, scrub))
+            reachable.append(target)
         else:
             results[target.name] = early
             writer.add(early)
@@ -289,9 +291,49 @@ def _run(
 
     for early in results.values():
         listener("done", early.name, early)
-    workers = options.workers or default_workers()
-    results |= run_jobs(jobs, workers, listener)
-    return results
+    plan = _Plan(reachable, settings, scrub, collector, policy)
+    return results | plan.collect(options, listener), plan.processes
+
+
+@dataclass
+class _Plan:
+    """The devices to connect to and how: in this process, or sharded over several."""
+
+    targets: list[Target]
+    settings: Settings
+    scrub: Scrubber
+    collector: Collector
+    policy: SshPolicy
+    processes: int = 1
+    """How many processes collected (set by `collect`)."""
+
+    def collect(self, options: CollectOptions, listener: Listener) -> dict[str, DeviceResult]:
+        """Collect every target, each result handed to `listener` as it arrives."""
+        workers = options.workers or default_workers()
+        parts = shard(self.targets, processes_for(options, len(self.targets)))
+        self.processes = max(1, len(parts))
+        if len(parts) <= 1:
+            jobs = [self._job(target) for target in self.targets]
+            return run_jobs(jobs, workers, listener, options.per_endpoint)
+        counts = split_workers(workers, [len(part) for part in parts])
+        remote = [
+            ShardSpec(part, self.settings, self.policy, self.scrub, count, options.per_endpoint, i)
+            for i, (part, count) in enumerate(zip(parts, counts, strict=True))
+            if i > 0
+        ]
+        local = [self._job(target) for target in parts[0]]
+        return run_sharded(local, remote, counts[0], listener, options.per_endpoint)
+
+    def _job(self, target: Target) -> Job:
+        return device_job(self.collector, target, self.settings, self.scrub)
+
+
+def processes_for(options: CollectOptions, devices: int) -> int:
+    """Collector processes of a run: `options.processes`, else one per CPU and per MIN_SHARD
+    devices; always one with an injected collector (it lives in this process)."""
+    if options.collector is not None:
+        return 1
+    return max(1, options.processes or default_processes(devices))
 
 
 def _record(
@@ -300,6 +342,7 @@ def _record(
     policy: SshPolicy,
     settings: Settings,
     results: dict[str, DeviceResult],
+    processes: int,
 ) -> dict[str, Any]:
     """collect.json: how this snapshot was taken (no secret can be in it: none is passed)."""
     finished = dt.datetime.now(dt.UTC)
@@ -321,6 +364,7 @@ def _record(
         "counters": options.counters,
         "limit": options.limit,
         "workers": options.workers or default_workers(),
+        "processes": processes,
         "timeouts": vars(settings.timeouts),
         "retries": settings.retries,
         "devices": devices,
