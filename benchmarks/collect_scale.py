@@ -123,7 +123,8 @@ def _start_lab(
 
 
 def _counts(stats: Path) -> tuple[float, float]:
-    """Mean commands fabriclint sent, and mean other non-empty lines, per device."""
+    """Mean commands fabriclint sent, and mean other lines the lab delayed too (terminal
+    setup: every non-empty line but `exit`), per device."""
     from fabriclint.commands import PLATFORMS, SESSION_COMMANDS
 
     data = json.loads(stats.read_text())
@@ -131,7 +132,7 @@ def _counts(stats: Path) -> tuple[float, float]:
     for name, lines in data["received"].items():
         session = SESSION_COMMANDS[PLATFORMS[data["platforms"][name]].device_type]
         ours += sum(1 for line in lines if line not in session)
-        other += sum(1 for line in lines if line and line in session)
+        other += sum(1 for line in lines if line and line in session and line != "exit")
     count = max(1, len(data["received"]))
     return ours / count, other / count
 
@@ -146,8 +147,13 @@ def _cpu_seconds(pid: int) -> float | None:
 
 
 def _own_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    """CPU seconds of this process and of its finished children: collect()'s worker
+    processes are joined before it returns (the lab, still running, is not counted)."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 @dataclass
@@ -157,28 +163,44 @@ class Run:
     devices: int
     latency: float
     workers: int
+    processes: int
+    """Collector processes (collect.json's record)."""
     wall: float
     commands: float
     """Mean commands fabriclint sent per device (counted by the lab)."""
     other: float
-    """Mean terminal setup / logout lines per device (also delayed by the lab)."""
+    """Mean terminal setup lines per device (also delayed by the lab)."""
     collector_cpu: float
     lab_cpu: float | None
     failed: list[Any]
 
     @property
     def ideal(self) -> float:
-        """Seconds the commands alone take at this latency, perfectly spread over the workers."""
+        """Seconds fabriclint's commands alone take at this latency, perfectly spread over the
+        workers (the issue's definition)."""
         return self.devices * self.commands * self.latency / self.workers
 
     @property
-    def ratio(self) -> str:
-        """wall / ideal, or "-" when the ideal is 0 (no latency): then only wall means anything."""
-        return f"{self.wall / self.ideal:.2f}x" if self.ideal > 0 else "-"
+    def floor(self) -> float:
+        """Seconds every line the lab delays takes (the commands and the terminal setup), spread
+        over the workers: what no client can beat against this lab."""
+        return self.devices * (self.commands + self.other) * self.latency / self.workers
+
+    def ratio(self, ideal: float) -> str:
+        """wall / `ideal`, or "-" when it is 0 (no latency): then only wall means anything."""
+        return f"{self.wall / ideal:.2f}x" if ideal > 0 else "-"
+
+    @property
+    def cpu_ms(self) -> float:
+        """Collector CPU per device, milliseconds (all its processes)."""
+        return self.collector_cpu / self.devices * 1000
 
 
-def collect_once(fabric: Path, devices: int, latency: float, workers: int) -> Run:
-    """Serve `fabric` in a fresh lab subprocess and collect it once with `workers`."""
+def collect_once(
+    fabric: Path, devices: int, latency: float, workers: int, processes: int | None
+) -> Run:
+    """Serve `fabric` in a fresh lab subprocess and collect it once with `workers` (and
+    `processes`, None = collect's default)."""
     from fabriclint.collectors.base import Timeouts
     from fabriclint.collectors.run import CollectOptions, collect
 
@@ -186,7 +208,12 @@ def collect_once(fabric: Path, devices: int, latency: float, workers: int) -> Ru
     lab, overlay, stats = _start_lab(fabric, latency, work)
     env = {"FABRICLINT_LAB_USER": "fabriclint", "FABRICLINT_LAB_PASSWORD": PASSWORD}
     options = CollectOptions(
-        out=work / "live", overlay=overlay, env=env, workers=workers, timeouts=Timeouts(30, 60, 300)
+        out=work / "live",
+        overlay=overlay,
+        env=env,
+        workers=workers,
+        processes=processes,
+        timeouts=Timeouts(30, 60, 300),
     )
     try:
         lab_before, own_before = _cpu_seconds(lab.pid), _own_cpu()
@@ -200,14 +227,15 @@ def collect_once(fabric: Path, devices: int, latency: float, workers: int) -> Ru
     ours, other = _counts(stats)
     lab_cpu = lab_after - lab_before if lab_after is not None and lab_before is not None else None
     failed = [(r.name, r.status, r.reason) for r in result.failed]
-    return Run(
-        devices, latency, workers, wall, ours, other, own_after - own_before, lab_cpu, failed
-    )
+    used = json.loads((result.snapshot / "collect.json").read_text())["processes"]
+    cpu = own_after - own_before
+    return Run(devices, latency, workers, used, wall, ours, other, cpu, lab_cpu, failed)
 
 
 HEADER = (
-    f"{'workers':>8} {'wall s':>7} {'ideal s':>8} {'ratio':>7} {'dev/min':>8} "
-    f"{'cpu collector s':>16} {'cpu lab s':>10} {'failed':>7}"
+    f"{'workers':>8} {'procs':>5} {'wall s':>7} {'ideal s':>8} {'ratio':>7} {'floor s':>8} "
+    f"{'/floor':>7} {'dev/min':>8} {'cpu collector s':>16} {'ms/dev':>7} {'cpu lab s':>10} "
+    f"{'failed':>7}"
 )
 
 
@@ -215,15 +243,17 @@ def _row(run: Run, default: int) -> str:
     mark = "*" if run.workers == default else " "
     lab = f"{run.lab_cpu:.1f}" if run.lab_cpu is not None else "?"
     return (
-        f"{run.workers:>7}{mark} {run.wall:>7.2f} {run.ideal:>8.2f} {run.ratio:>7} "
-        f"{run.devices / run.wall * 60:>8.0f} {run.collector_cpu:>16.1f} {lab:>10} "
-        f"{len(run.failed):>7}"
+        f"{run.workers:>7}{mark} {run.processes:>5} {run.wall:>7.2f} {run.ideal:>8.2f} "
+        f"{run.ratio(run.ideal):>7} {run.floor:>8.2f} {run.ratio(run.floor):>7} "
+        f"{run.devices / run.wall * 60:>8.0f} {run.collector_cpu:>16.1f} {run.cpu_ms:>7.1f} "
+        f"{lab:>10} {len(run.failed):>7}"
     )
 
 
-def run(devices: int, latency: float, workers: list[int]) -> list[Run]:
-    """Build the fabric once, collect it once per worker count, print a table."""
+def run(devices: int, latency: float, workers: list[int], processes: list[int | None]) -> list[Run]:
+    """Build the fabric once, collect it once per worker and process count, print a table."""
     from fabriclint.collectors.run import default_workers
+    from fabriclint.collectors.shards import default_processes
 
     fabric = build(Path(tempfile.mkdtemp(prefix="collect-scale-")) / "fabric", devices)
     _warm_imports()
@@ -231,13 +261,14 @@ def run(devices: int, latency: float, workers: list[int]) -> list[Run]:
     print(
         f"devices {devices}  latency {latency * 1000:.0f} ms/command  cpus {os.cpu_count()}", end=""
     )
-    print(f"  default workers {default} (*)")
+    print(f"  default workers {default} (*), processes {default_processes(devices)}")
     print(HEADER)
     runs = []
     for count in workers or [default]:
-        done = collect_once(fabric, devices, latency, count)
-        runs.append(done)
-        print(_row(done, default), flush=True)
+        for procs in processes:
+            done = collect_once(fabric, devices, latency, count, procs)
+            runs.append(done)
+            print(_row(done, default), flush=True)
     _footer(runs)
     return runs
 
@@ -254,8 +285,8 @@ def _warm_imports() -> None:
 def _footer(runs: list[Run]) -> None:
     first = runs[0]
     print(
-        f"commands/device {first.commands:.2f} (plus {first.other:.2f} terminal setup/logout "
-        "lines, also delayed; not in the ideal)"
+        f"commands/device {first.commands:.2f} (plus {first.other:.2f} terminal setup "
+        "lines, also delayed: in the floor, not in the ideal)"
     )
     print(f"peak memory (collector process) {_rss_mb():.0f} MB")
     for done in runs:
@@ -276,6 +307,17 @@ def _worker_counts(text: str) -> list[int]:
     return [count or default_workers() for count in counts]
 
 
+def _process_counts(text: str) -> list[int | None]:
+    """`--processes 1,0`: process counts; 0 stands for collect's default (None)."""
+    try:
+        counts = [int(item) for item in text.split(",") if item.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write counts like 1,2") from None
+    if not counts or any(count < 0 for count in counts):
+        raise argparse.ArgumentTypeError(f"{text!r}: counts must be 0 (default) or more")
+    return list(dict.fromkeys(count or None for count in counts))
+
+
 def main() -> None:
     """Command line."""
     if len(sys.argv) > 1 and sys.argv[1] == "--serve":
@@ -288,6 +330,12 @@ def main() -> None:
         "--workers", type=_worker_counts, default=None, help="comma-separated; 0 = default"
     )
     parser.add_argument(
+        "--processes",
+        type=_process_counts,
+        default=[None],
+        help="collector processes, comma-separated (0 = collect's default; e.g. 1,0 compares)",
+    )
+    parser.add_argument(
         "--full", action="store_true", help="500 devices at the default, 32, 64 and 128 workers"
     )
     args = parser.parse_args()
@@ -295,7 +343,7 @@ def main() -> None:
         parser.error("--latency must be 0 or more and --devices 1 or more")
     devices = args.devices or (500 if args.full else 100)
     workers = args.workers or (_worker_counts("0,32,64,128") if args.full else [])
-    run(devices, args.latency, list(dict.fromkeys(workers)))
+    run(devices, args.latency, list(dict.fromkeys(workers)), args.processes)
 
 
 if __name__ == "__main__":

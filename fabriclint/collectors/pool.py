@@ -65,30 +65,38 @@ def _worker(job: Job, done: queue.Queue[tuple[str, DeviceResult]]) -> None:
     done.put((job.name, result))
 
 
+Feed = Callable[[int], "list[Job] | None"]
+"""More jobs for a pool with `room` free slots: a list (maybe empty: none yet), None when no
+more will ever come. Called from the pool's thread; must not block."""
+FEED_POLL = 0.02
+"""Seconds between asking a feed for jobs while it has none yet."""
+
+
 def run_jobs(
     jobs: list[Job],
     workers: int,
     listener: Listener | None = None,
     per_endpoint: int = PER_ENDPOINT,
+    feed: Feed | None = None,
 ) -> dict[str, DeviceResult]:
-    """Run every job, at most `workers` at a time and `per_endpoint` per endpoint; results by
-    device name."""
+    """Run every job (and every job `feed` gives), at most `workers` at a time and
+    `per_endpoint` per endpoint; results by device name."""
     pending = deque(jobs)
     running: dict[str, _Running] = {}
     results: dict[str, DeviceResult] = {}
     done: queue.Queue[tuple[str, DeviceResult]] = queue.Queue()
     notify = listener or (lambda *_: None)
     try:
-        while pending or running:
-            busy: Counter[str | None] = Counter(s.job.endpoint for s in running.values())
-            while len(running) < max(1, workers) and (job := _next(pending, busy, per_endpoint)):
-                running[job.name] = _Running(job, time.monotonic() + job.timeout)
-                busy[job.endpoint] += 1
-                threading.Thread(
-                    target=_worker, args=(job, done), name=job.name, daemon=True
-                ).start()
-                notify("start", job.name, None)
-            _wait(done, running, results, notify)
+        while pending or running or feed is not None:
+            if feed is not None:
+                more = feed(max(0, max(1, workers) - len(running) - len(pending)))
+                feed = None if more is None else feed
+                pending.extend(more or [])
+            _start(pending, running, done, notify, (max(1, workers), max(1, per_endpoint)))
+            if running:
+                _wait(done, running, results, notify, None if feed is None else FEED_POLL)
+            elif feed is not None and not pending:
+                time.sleep(FEED_POLL)
     except BaseException:
         for slot in running.values():
             slot.job.aborted.set()
@@ -97,10 +105,27 @@ def run_jobs(
     return results
 
 
+def _start(
+    pending: deque[Job],
+    running: dict[str, _Running],
+    done: queue.Queue[tuple[str, DeviceResult]],
+    notify: Listener,
+    limits: tuple[int, int],
+) -> None:
+    """Start pending jobs while there are free workers (`limits`: workers, per endpoint)."""
+    workers, per_endpoint = limits
+    busy: Counter[str | None] = Counter(s.job.endpoint for s in running.values())
+    while len(running) < workers and (job := _next(pending, busy, per_endpoint)):
+        running[job.name] = _Running(job, time.monotonic() + job.timeout)
+        busy[job.endpoint] += 1
+        threading.Thread(target=_worker, args=(job, done), name=job.name, daemon=True).start()
+        notify("start", job.name, None)
+
+
 def _next(pending: deque[Job], busy: Counter[str | None], per_endpoint: int) -> Job | None:
     """Take the first pending job whose endpoint has a free session, if any."""
     for index, job in enumerate(pending):
-        if job.endpoint is None or busy[job.endpoint] < max(1, per_endpoint):
+        if job.endpoint is None or busy[job.endpoint] < per_endpoint:
             del pending[index]
             return job
     return None
@@ -111,12 +136,15 @@ def _wait(
     running: dict[str, _Running],
     results: dict[str, DeviceResult],
     notify: Listener,
+    cap: float | None = None,
 ) -> None:
-    """Take the next finished device, or enforce deadlines when none finishes in time."""
+    """Take the next finished device, or enforce deadlines when none finishes in time (at most
+    `cap` seconds of waiting, when a feed may have new jobs)."""
     now = time.monotonic()
     marks = [s.cut_at + GRACE if s.cut_at else s.deadline for s in running.values()]
+    wait = max(0.01, min(marks) - now)
     try:
-        name, result = done.get(timeout=max(0.01, min(marks) - now))
+        name, result = done.get(timeout=wait if cap is None else min(cap, wait))
     except queue.Empty:
         _enforce(running, results, notify)
         return

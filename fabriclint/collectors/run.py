@@ -31,9 +31,8 @@ from fabriclint.collectors.shards import (
     ShardSpec,
     default_processes,
     device_job,
+    endpoint_groups,
     run_sharded,
-    shard,
-    split_workers,
 )
 from fabriclint.collectors.store import SnapshotExists, SnapshotWriter, default_name
 from fabriclint.loaders.fabric import refuse_outside
@@ -310,19 +309,13 @@ class _Plan:
     def collect(self, options: CollectOptions, listener: Listener) -> dict[str, DeviceResult]:
         """Collect every target, each result handed to `listener` as it arrives."""
         workers = options.workers or default_workers()
-        parts = shard(self.targets, processes_for(options, len(self.targets)))
-        self.processes = max(1, len(parts))
-        if len(parts) <= 1:
+        groups = len(endpoint_groups(self.targets))
+        self.processes = min(processes_for(options, len(self.targets)), max(1, groups))
+        if self.processes <= 1:
             jobs = [self._job(target) for target in self.targets]
             return run_jobs(jobs, workers, listener, options.per_endpoint)
-        counts = split_workers(workers, [len(part) for part in parts])
-        remote = [
-            ShardSpec(part, self.settings, self.policy, self.scrub, count, options.per_endpoint, i)
-            for i, (part, count) in enumerate(zip(parts, counts, strict=True))
-            if i > 0
-        ]
-        local = [self._job(target) for target in parts[0]]
-        return run_sharded(local, remote, counts[0], listener, options.per_endpoint)
+        spec = ShardSpec(self.settings, self.policy, self.scrub, workers, options.per_endpoint)
+        return run_sharded(self.collector, self.targets, spec, self.processes, listener)
 
     def _job(self, target: Target) -> Job:
         return device_job(self.collector, target, self.settings, self.scrub)

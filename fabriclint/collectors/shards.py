@@ -1,22 +1,27 @@
-"""Collection in several processes: devices sharded across them, results streamed back.
+"""Collection in several processes: devices handed out to them as they have room, results
+streamed back into the one snapshot.
 
 One collector process runs on about one core: its threads share one interpreter lock, and a
 device costs ~15 ms of its CPU (SSH handshake and packets in paramiko, pattern reads,
-redaction). Past a few thousand devices per minute (devices that answer fast), more threads
-only wait for that lock. `run_sharded` splits the devices into shards, runs the first in this
-process and each other one in a worker process (a fresh interpreter: `spawn`, so no lock
-another thread of this process holds, e.g. the progress display's, is copied into it), each
-with its own thread pool, and hands every result to the same listener as it arrives: the
-caller writes it into the one snapshot, exactly as with one process.
+redaction). `run_sharded` collects in this process and in worker processes (fresh
+interpreters: `spawn`, so no lock another thread of this process holds, e.g. the progress
+display's, is copied into one), each with its own thread pool. The devices are not split up
+front: a worker process takes ~1.5 s of CPU to start (importing netmiko, paramiko, napalm),
+so this process starts at once with every session the run allows, and a `Dispatcher` hands
+each process more devices as it has room, sharing the run's sessions (`workers`) evenly
+between the processes that have started. Every result goes to the same listener as it
+arrives: the caller writes it into the one snapshot, exactly as with one process.
 
-What one process guarantees holds for every shard: each runs the same `collect_device`
+What one process guarantees holds in every one: each runs the same `collect_device`
 (allowlist before anything is typed, host-key checks against the run's known_hosts,
 redaction and secret scrubbing before a result leaves the process, per-command and
-per-device time limits enforced by its own pool). All devices of one endpoint (host:port)
-are in one shard, so the per-endpoint session cap holds across processes. A worker process
-that dies, or outlives every device's time limit, leaves no device unreported: the ones it
-did not report are failed (`command-failed`, an internal error), so the run is incomplete.
-A worker process ignores Ctrl-C; the parent stops the workers when it is interrupted.
+per-device time limits enforced by its own pool). Devices are handed out by endpoint
+(host:port): all of one endpoint's go to one process together, so the per-endpoint session
+cap holds across processes. A worker process that dies, or outlives every device's time limit,
+leaves no device unreported: the ones it had and did not report are failed (`command-failed`,
+an internal error), so the run is incomplete. A worker process ignores Ctrl-C; the parent
+stops the workers when it is interrupted. Credentials reach a worker process through its pipe,
+never a file.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import queue
 import signal
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,13 +43,14 @@ from fabriclint.collectors.device import Settings, collect_device
 from fabriclint.collectors.pool import GRACE, Job, Listener, run_jobs
 
 MIN_SHARD = 100
-"""Devices below which another process is not worth its start (~1.5 s of CPU importing
-netmiko, paramiko and napalm)."""
+"""Devices per collector process at least (a process costs ~1.5 s of CPU to start)."""
 POOL_SLACK = 0.5
 """The pool cuts a device this long after its own budget, so the device reports first."""
 START_ALLOWANCE = 120.0
-"""Seconds a worker process may take to start (imports on a loaded machine) before its
-unreported devices are given up."""
+"""Seconds a worker process may take to start (imports on a loaded machine) before the
+devices it holds are given up."""
+POLL = 0.05
+"""Seconds between looks at the worker processes while none of them reports."""
 
 
 def device_job(collector: Collector, target: Target, settings: Settings, scrub: Scrubber) -> Job:
@@ -63,95 +70,243 @@ def default_processes(devices: int) -> int:
     return max(1, min(os.cpu_count() or 1, devices // MIN_SHARD))
 
 
-def shard(targets: list[Target], count: int) -> list[list[Target]]:
-    """`targets` in `count` shards of about equal size (fewer when there are fewer endpoints),
-    every endpoint's devices in one shard, inventory order kept within each."""
+def endpoint_groups(targets: list[Target]) -> list[list[Target]]:
+    """`targets` grouped by endpoint (host:port), in inventory order of each group's first."""
     groups: dict[str, list[Target]] = {}
     for target in targets:
         groups.setdefault(f"{target.host}:{target.port}", []).append(target)
-    shards: list[list[Target]] = [[] for _ in range(max(1, min(count, len(groups))))]
-    for group in sorted(groups.values(), key=len, reverse=True):  # largest first: balanced
-        min(shards, key=len).extend(group)
-    order = {target.name: index for index, target in enumerate(targets)}
-    return [sorted(part, key=lambda t: order[t.name]) for part in shards if part]
+    return list(groups.values())
 
 
-def split_workers(workers: int, sizes: list[int]) -> list[int]:
-    """The run's `workers` (sessions at once, in all) split over shards of `sizes` devices."""
-    total = max(1, sum(sizes))
-    return [max(1, round(workers * size / total)) for size in sizes]
+class Dispatcher:
+    """Hands out endpoint groups to processes (0 = this one) as they have room: at most
+    `workers` devices out at once in all, and at most an even share of them per started
+    process (a process that started late gets sessions as the others' devices finish)."""
+
+    def __init__(self, targets: list[Target], workers: int) -> None:
+        self._groups = deque(endpoint_groups(targets))
+        self._workers = max(1, workers)
+        self._out: dict[int, int] = {0: 0}
+        self._lock = threading.Lock()
+
+    def join(self, process: int) -> None:
+        """A worker process has started: it takes its share from now on."""
+        with self._lock:
+            self._out.setdefault(process, 0)
+
+    def take(self, process: int, room: int) -> list[Target] | None:
+        """Devices for `process`, which can start `room` more; None when none are left."""
+        with self._lock:
+            if not self._groups:
+                return None
+            share = math.ceil(self._workers / len(self._out))
+            allowed = min(room, share - self._out[process], self._workers - sum(self._out.values()))
+            given: list[Target] = []
+            while self._groups and len(given) < allowed:
+                given += self._groups.popleft()  # a whole endpoint: its cap holds across processes
+            self._out[process] += len(given)
+            return given
+
+    def left(self) -> bool:
+        """True while some devices have not been handed out."""
+        with self._lock:
+            return bool(self._groups)
+
+    def finished(self, process: int, count: int = 1) -> None:
+        """`count` devices of `process` reported (or were given up)."""
+        with self._lock:
+            if process in self._out:  # a process given up before it started holds none
+                self._out[process] -= count
 
 
 @dataclass
 class ShardSpec:
-    """What a worker process needs to collect its shard (pickled to it over a pipe)."""
+    """What a worker process needs besides its devices (pickled to it over a pipe)."""
 
-    targets: list[Target]
     settings: Settings
     policy: SshPolicy
     scrub: Scrubber
     workers: int
     per_endpoint: int
-    index: int = 0
+    index: int = 1
 
 
 @dataclass
 class _Remote:
-    """A worker process and what it has reported."""
+    """A worker process, the pipe that feeds it devices, and what it holds."""
 
     spec: ShardSpec
     process: Any
+    work: Any
     started: float
-    reported: set[str] = field(default_factory=set)
+    held: dict[str, Target] = field(default_factory=dict)
+    """Devices handed to it and not yet reported."""
+    ready: bool = False
+    fed: bool = False
+    """Told that no more devices will come."""
     ended: bool = False
 
-    def limit(self) -> float:
-        """When the process has had every device's time limit, shard by shard."""
-        rounds = math.ceil(len(self.spec.targets) / max(1, self.spec.workers))
+    def overdue(self) -> bool:
+        """True when the process has had the start allowance and every device's time limit."""
+        rounds = math.ceil(max(1, len(self.held)) / max(1, self.spec.workers))
         per_device = self.spec.settings.timeouts.device + POOL_SLACK + 2 * GRACE
-        return self.started + START_ALLOWANCE + rounds * per_device
+        return time.monotonic() > self.started + START_ALLOWANCE + rounds * per_device
 
 
 def run_sharded(
-    local: list[Job], remote: list[ShardSpec], workers: int, listener: Listener, per_endpoint: int
+    collector: Collector,
+    targets: list[Target],
+    spec: ShardSpec,
+    processes: int,
+    listener: Listener,
 ) -> dict[str, DeviceResult]:
-    """Run `local` jobs in this process and each of `remote` in a worker process; results by
-    device name, each handed to `listener` (from one thread at a time) as it arrives."""
-    lock = threading.Lock()
-    stopped = threading.Event()
-
-    def serial(event: str, name: str, result: DeviceResult | None) -> None:
-        with lock:
-            if not stopped.is_set():  # nothing is written once the run is being abandoned
-                listener(event, name, result)
-
+    """Collect `targets` in this process (with `collector`) and `processes - 1` worker
+    processes; results by device name, each handed to `listener` (one call at a time)."""
+    dispatcher = Dispatcher(targets, spec.workers)
+    run = _Run(dispatcher, listener)
     context = multiprocessing.get_context("spawn")
     inbox: Any = context.Queue()
-    remotes = [_start(context, spec, inbox) for spec in remote]
-    results: dict[str, DeviceResult] = {}
-    args = (inbox, remotes, results, serial, stopped)
-    drain = threading.Thread(target=_drain, args=args, name="collect-shards", daemon=True)
+    remotes = [_start(context, spec, index, inbox) for index in range(1, processes)]
+    drain = threading.Thread(
+        target=run.drain, args=(inbox, remotes), name="collect-processes", daemon=True
+    )
     drain.start()
+
+    def feed(room: int) -> list[Job] | None:
+        given = dispatcher.take(0, room)
+        return (
+            None
+            if given is None
+            else [device_job(collector, t, spec.settings, spec.scrub) for t in given]
+        )
+
     try:
-        results |= run_jobs(local, workers, serial, per_endpoint)
+        local = run_jobs([], spec.workers, run.local, spec.per_endpoint, feed)
         drain.join()
     except BaseException:
-        with lock:
-            stopped.set()
+        run.stop()
         raise
     finally:
-        for entry in remotes:
-            _stop(entry.process)
+        for remote in remotes:
+            _stop(remote.process)
+    results = local | run.results
+    for target in targets:  # never a device without a result (that would read as complete)
+        if target.name not in results:
+            why = "internal error: no result from the collector processes"
+            results[target.name] = DeviceResult(target.name, target.platform, "command-failed", why)
+            listener("done", target.name, results[target.name])
     return results
 
 
-def _start(context: Any, spec: ShardSpec, inbox: Any) -> _Remote:
+class _Run:
+    """The parent's side of a sharded run: one listener for every process's results."""
+
+    def __init__(self, dispatcher: Dispatcher, listener: Listener) -> None:
+        self.dispatcher = dispatcher
+        self.results: dict[str, DeviceResult] = {}
+        self._listener = listener
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def notify(self, event: str, name: str, result: DeviceResult | None) -> None:
+        """Hand one event on (nothing once the run is being abandoned)."""
+        with self._lock:
+            if not self._stopped:
+                self._listener(event, name, result)
+
+    def stop(self) -> None:
+        """The run is abandoned (interrupted): no more results are handed on."""
+        with self._lock:
+            self._stopped = True
+
+    def local(self, event: str, name: str, result: DeviceResult | None) -> None:
+        """This process's pool's listener."""
+        if event == "done":
+            self.dispatcher.finished(0)
+        self.notify(event, name, result)
+
+    def drain(self, inbox: Any, remotes: list[_Remote]) -> None:
+        """Feed the worker processes and hand on their messages until each has ended."""
+        by_index = {remote.spec.index: remote for remote in remotes}
+        while not self._stopped and any(not r.ended for r in remotes):
+            try:
+                event, name, result = inbox.get(timeout=POLL)
+            except queue.Empty:  # all that was sent is read: now a dead process is dead
+                for remote in remotes:
+                    self._check(remote)
+                event, name, result = "", "", None
+            sender = by_index.get(int(name)) if event in ("ready", "end") else None
+            if event == "ready" and sender is not None:
+                sender.ready = True
+                self.dispatcher.join(sender.spec.index)
+            elif event == "end" and sender is not None:
+                self._give_up(sender, "internal error: the collector process ended early")
+            elif event in ("start", "done"):
+                self._device(remotes, event, name, result)
+            for remote in remotes:
+                self._feed(remote)
+
+    def _device(
+        self, remotes: list[_Remote], event: str, name: str, result: DeviceResult | None
+    ) -> None:
+        owner = next((r for r in remotes if name in r.held), None)
+        if owner is None:  # a late message of a device given up: dropped
+            return
+        if event == "done" and result is not None:
+            del owner.held[name]
+            self.dispatcher.finished(owner.spec.index)
+            self.results[name] = result
+        self.notify(event, name, result)
+
+    def _check(self, remote: _Remote) -> None:
+        """Give up a worker process that died or outlived its devices' time limits, or that has
+        not started and is no longer needed."""
+        if remote.ended:
+            return
+        if not remote.process.is_alive() or remote.overdue():
+            code = remote.process.exitcode
+            why = (
+                f"internal error: the collector process exited (code {code})"
+                if code is not None
+                else "internal error: the collector process outlived every device's time limit"
+            )
+            self._give_up(remote, why)
+        elif not remote.ready and not self.dispatcher.left():
+            self._give_up(remote, "")  # nothing left for it (it holds none): not waited for
+
+    def _feed(self, remote: _Remote) -> None:
+        """Hand a started worker process more devices, or tell it none are left."""
+        if remote.ended or not remote.ready or remote.fed:
+            return
+        given = self.dispatcher.take(remote.spec.index, remote.spec.workers - len(remote.held))
+        if given is None:
+            remote.fed = True
+            remote.work.put(None)
+        elif given:
+            remote.held |= {t.name: t for t in given}
+            remote.work.put(given)
+
+    def _give_up(self, remote: _Remote, why: str) -> None:
+        """Stop `remote`; the devices it still held are failed with `why`."""
+        _stop(remote.process)
+        remote.ended = True
+        self.dispatcher.finished(remote.spec.index, len(remote.held))
+        for target in remote.held.values():
+            failed = DeviceResult(target.name, target.platform, "command-failed", why)
+            self.results[target.name] = failed
+            self.notify("done", target.name, failed)
+        remote.held.clear()
+
+
+def _start(context: Any, spec: ShardSpec, index: int, inbox: Any) -> _Remote:
+    work = context.Queue()
+    own = ShardSpec(spec.settings, spec.policy, spec.scrub, spec.workers, spec.per_endpoint, index)
     process = context.Process(
-        target=collect_shard, args=(spec, inbox), name=f"fabriclint-collect-{spec.index}"
+        target=collect_shard, args=(own, work, inbox), name=f"fabriclint-collect-{index}"
     )
     process.daemon = True  # never outlives the run
     process.start()
-    return _Remote(spec, process, time.monotonic())
+    return _Remote(own, process, work, time.monotonic())
 
 
 def _stop(process: Any) -> None:
@@ -161,57 +316,10 @@ def _stop(process: Any) -> None:
     process.join(timeout=5)
 
 
-def _drain(
-    inbox: Any,
-    remotes: list[_Remote],
-    results: dict[str, DeviceResult],
-    notify: Listener,
-    stopped: threading.Event,
-) -> None:
-    """Hand on every message of the worker processes until each has ended or is given up."""
-    by_index = {entry.spec.index: entry for entry in remotes}
-    by_device = {t.name: entry for entry in remotes for t in entry.spec.targets}
-    while not stopped.is_set() and any(not entry.ended for entry in remotes):
-        try:
-            event, name, result = inbox.get(timeout=0.5)
-        except queue.Empty:
-            for entry in remotes:
-                if not entry.ended:
-                    _check(entry, results, notify)
-            continue
-        if event == "end":
-            by_index[int(name)].ended = True
-        elif event == "done" and result is not None:
-            owner = by_device[name]
-            if name not in owner.reported:  # a late result of a device given up is dropped
-                owner.reported.add(name)
-                results[name] = result
-                notify(event, name, result)
-        elif event == "start":
-            notify(event, name, None)
-
-
-def _check(entry: _Remote, results: dict[str, DeviceResult], notify: Listener) -> None:
-    """Give up a worker process that died, or that outlived every device's time limit."""
-    alive = entry.process.is_alive()
-    if alive and time.monotonic() < entry.limit():
-        return
-    if alive:
-        _stop(entry.process)
-        why = "internal error: the collector process outlived every device's time limit"
-    else:
-        why = f"internal error: the collector process exited (code {entry.process.exitcode})"
-    for target in entry.spec.targets:
-        if target.name not in entry.reported:
-            entry.reported.add(target.name)
-            results[target.name] = DeviceResult(target.name, target.platform, "command-failed", why)
-            notify("done", target.name, results[target.name])
-    entry.ended = True
-
-
-def collect_shard(spec: ShardSpec, outbox: Any) -> None:
-    """A worker process: collect `spec.targets` with the netmiko collector, sending every
-    start and result to `outbox`, then `end`. Ctrl-C is the parent's to handle."""
+def collect_shard(spec: ShardSpec, work: Any, outbox: Any) -> None:
+    """A worker process: collect the devices `work` brings (lists; None = no more) with the
+    netmiko collector, sending `ready`, every start and result, then `end`, to `outbox`.
+    Ctrl-C is the parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from fabriclint.collectors.netmiko_ssh import NetmikoCollector
 
@@ -221,12 +329,23 @@ def collect_shard(spec: ShardSpec, outbox: Any) -> None:
         allow_legacy_algorithms()
     collector = NetmikoCollector(spec.policy, spec.scrub)
 
+    def feed(room: int) -> list[Job] | None:
+        try:
+            given = work.get_nowait()
+        except queue.Empty:
+            return []
+        return (
+            None
+            if given is None
+            else [device_job(collector, t, spec.settings, spec.scrub) for t in given]
+        )
+
     def send(event: str, name: str, result: DeviceResult | None) -> None:
         outbox.put((event, name, result))
 
+    outbox.put(("ready", str(spec.index), None))
     try:
-        jobs = [device_job(collector, t, spec.settings, spec.scrub) for t in spec.targets]
-        run_jobs(jobs, spec.workers, send, spec.per_endpoint)
+        run_jobs([], spec.workers, send, spec.per_endpoint, feed)
     finally:
         outbox.put(("end", str(spec.index), None))
         outbox.close()

@@ -1,11 +1,11 @@
-"""Collection sharded over several processes: the same snapshot as one process, every endpoint's
-devices in one shard, and no device left unreported when a worker process dies."""
+"""Collection over several processes: the same snapshot as one process, devices handed out by
+whole endpoints within the run's sessions, and no device left unreported when a worker process
+dies."""
 
 from __future__ import annotations
 
 import json
 import queue
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +14,7 @@ import pytest
 from fabriclint.collectors.base import DeviceResult, SshPolicy, Target
 from fabriclint.collectors.credentials import Scrubber
 from fabriclint.collectors.device import Settings
-from fabriclint.collectors.shards import (
-    ShardSpec,
-    _drain,
-    _Remote,
-    default_processes,
-    shard,
-    split_workers,
-)
+from fabriclint.collectors.shards import Dispatcher, ShardSpec, _Remote, _Run, default_processes
 from tests.collectors.labkit import LAB_PASSWORD, all_text, collect_from, copy_fabric, lab_for
 
 FAULTS = ["spine02=wrong-password", "gpu01=fail-command", "leaf02=refuse"]
@@ -68,38 +61,32 @@ def _target(name: str, host: str, port: int = 22) -> Target:
     return Target(name=name, platform="eos", host=host, port=port, username="u")
 
 
-SHARDS = [
-    # (device -> endpoint, shards asked, expected shard sizes)
-    ({f"d{i}": f"h{i}" for i in range(10)}, 3, [4, 3, 3]),
-    ({f"d{i}": f"h{i}" for i in range(4)}, 8, [1, 1, 1, 1]),  # never an empty shard
-    ({"a": "h1", "b": "h1", "c": "h1", "d": "h2", "e": "h3"}, 2, [3, 2]),
-    ({"a": "h1", "b": "h1"}, 2, [2]),  # one endpoint: one shard, whatever is asked
-    ({f"d{i}": "jump" if i % 2 else f"h{i}" for i in range(9)}, 2, [4, 5]),
-]
+def test_every_endpoint_goes_to_one_process_whole() -> None:
+    hosts = ["h0", "jump", "h2", "jump", "h4", "jump", "h6"]
+    targets = [_target(f"d{i}", host) for i, host in enumerate(hosts)]
+    dispatcher = Dispatcher(targets, workers=4)
+    first = dispatcher.take(0, 2)
+    assert first is not None and [t.name for t in first] == ["d0", "d1", "d3", "d5"]
+    assert dispatcher.take(0, 2) == []  # four out: the run's four sessions
+    dispatcher.finished(0, 3)
+    rest = dispatcher.take(0, 4)
+    assert rest is not None and [t.name for t in rest] == ["d2", "d4", "d6"]
+    assert dispatcher.take(0, 4) is None and not dispatcher.left()
 
 
-@pytest.mark.parametrize(("endpoints", "count", "sizes"), SHARDS)
-def test_shards_keep_endpoints_together_and_are_balanced(
-    endpoints: dict[str, str], count: int, sizes: list[int]
-) -> None:
-    targets = [_target(name, host) for name, host in endpoints.items()]
-    parts = shard(targets, count)
-    assert sorted(len(p) for p in parts) == sorted(sizes)
-    assert sorted(t.name for p in parts for t in p) == sorted(endpoints)
-    owner = {f"{t.host}:{t.port}": i for i, p in enumerate(parts) for t in p}
-    assert all(owner[f"{t.host}:{t.port}"] == i for i, p in enumerate(parts) for t in p)
-    order = list(endpoints)
-    assert all([t.name for t in p] == sorted((t.name for t in p), key=order.index) for p in parts)
-
-
-@pytest.mark.parametrize(
-    ("workers", "sizes", "expected"),
-    [(64, [250, 250], [32, 32]), (10, [300, 100], [8, 2]), (2, [5, 5, 5], [1, 1, 1])],
-)
-def test_workers_are_split_by_shard_size(
-    workers: int, sizes: list[int], expected: list[int]
-) -> None:
-    assert split_workers(workers, sizes) == expected
+def test_a_process_that_starts_late_gets_its_share_as_devices_finish() -> None:
+    targets = [_target(f"d{i}", f"h{i}") for i in range(20)]
+    dispatcher = Dispatcher(targets, workers=8)
+    assert len(dispatcher.take(0, 8) or []) == 8  # alone at first: every session
+    dispatcher.join(1)
+    assert dispatcher.take(1, 8) == []  # all eight sessions are out
+    dispatcher.finished(0, 2)
+    assert len(dispatcher.take(1, 8) or []) == 2  # what finished goes to the newcomer
+    assert dispatcher.take(0, 8) == []  # this process is past its share (4) until it drains
+    dispatcher.finished(0, 4)
+    assert len(dispatcher.take(1, 8) or []) == 2  # the newcomer up to its share of four
+    assert len(dispatcher.take(0, 8) or []) == 2  # this process back up to its share
+    assert dispatcher.take(1, 8) == []
 
 
 @pytest.mark.parametrize(("devices", "cpus", "expected"), [(10, 8, 1), (250, 8, 2), (5000, 4, 4)])
@@ -126,21 +113,25 @@ class _DeadProcess:
 
 
 def test_a_dead_worker_process_leaves_its_unreported_devices_failed() -> None:
-    targets = [_target(f"d{i}", f"h{i}") for i in range(3)]
-    spec = ShardSpec(targets, Settings(), SshPolicy(known_hosts=None), Scrubber(), 2, 1, 1)
-    remote = _Remote(spec, _DeadProcess(), 0.0)
+    targets = [_target(f"d{i}", f"h{i}") for i in range(5)]
+    dispatcher = Dispatcher(targets, workers=3)
+    dispatcher.join(1)
+    held = dispatcher.take(1, 3) or []
+    spec = ShardSpec(Settings(), SshPolicy(known_hosts=None), Scrubber(), 3, 1, 1)
+    remote = _Remote(spec, _DeadProcess(), queue.Queue(), 0.0, {t.name: t for t in held})
+    remote.ready = True
     inbox: queue.Queue[tuple[str, str, DeviceResult | None]] = queue.Queue()
     inbox.put(("start", "d0", None))
     inbox.put(("done", "d0", DeviceResult("d0", "eos", outputs={"show version": "x\n"})))
     seen: list[tuple[str, str, str | None]] = []
-    results: dict[str, DeviceResult] = {}
 
     def notify(event: str, name: str, result: DeviceResult | None) -> None:
         seen.append((event, name, result.status if result else None))
 
-    _drain(inbox, [remote], results, notify, threading.Event())
-    assert results["d0"].status == "ok"
-    assert {n: (r.status, r.reason) for n, r in results.items() if n != "d0"} == {
+    run = _Run(dispatcher, notify)
+    run.drain(inbox, [remote])
+    assert run.results["d0"].status == "ok"
+    assert {n: (r.status, r.reason) for n, r in run.results.items() if n != "d0"} == {
         "d1": ("command-failed", "internal error: the collector process exited (code -9)"),
         "d2": ("command-failed", "internal error: the collector process exited (code -9)"),
     }
@@ -150,3 +141,6 @@ def test_a_dead_worker_process_leaves_its_unreported_devices_failed() -> None:
         ("done", "d1", "command-failed"),
         ("done", "d2", "command-failed"),
     ]
+    # the devices it never got are still there for the others
+    rest = dispatcher.take(0, 5)
+    assert rest is not None and [t.name for t in rest] == ["d3", "d4"]
