@@ -2,20 +2,25 @@
 
 A synthetic fabric (60 % EOS switches answering with roce-pod's leaf01 outputs, 40 % ConnectX
 hosts answering with gpu01's) is served by the lab in a subprocess (so the lab and the
-collector do not share a GIL), then collected in this process with `collect()`, once per
-worker count (a fresh lab each time, so its counts are per run). For each it prints
+collector do not share a GIL), then collected with `collect()` (in this process and, with
+more than one, its worker processes), once per worker and process count (a fresh lab each
+time, so its counts are per run). For each it prints
 
 * wall: the collection's wall time, and devices per minute;
 * ideal: devices x commands x latency / workers, with `commands` the mean number of commands
   fabriclint sent per device (counted by the lab), and wall / ideal (no ratio at latency 0);
-* the CPU seconds the collector and the lab spent during the collection (on a machine with few
-  cores the two compete, and the lab's share is not fabriclint's cost);
-* what else the lab received (terminal setup and logout lines, also delayed), and the
-  collector's peak memory (VmHWM).
+* floor: the same with the terminal setup lines too, which the lab also delays: what no
+  client can beat against this lab, and wall / floor;
+* the CPU the collector (all its processes: ms per device) and the lab spent during the run,
+  and what the two need of this machine's cores (`cpu-bound`): on a machine with few cores
+  they compete, and a wall time near `cpu-bound` measures the machine, not the waiting;
+* the load average at the end of the run (other work on the machine), and the collector's
+  peak memory (VmHWM of this process).
 
     python benchmarks/collect_scale.py                    # quick: 100 devices, 50 ms, default workers
     python benchmarks/collect_scale.py --full             # 500 devices, 50 ms: default, 32, 64, 128
     python benchmarks/collect_scale.py --devices 200 --workers 32,64 --latency 0
+    python benchmarks/collect_scale.py --devices 500 --processes 1,0   # one process vs default
 """
 
 from __future__ import annotations
@@ -173,6 +178,8 @@ class Run:
     collector_cpu: float
     lab_cpu: float | None
     failed: list[Any]
+    load: float = 0.0
+    """The machine's 1-minute load average when the run ended (others' work included)."""
 
     @property
     def ideal(self) -> float:
@@ -189,6 +196,13 @@ class Run:
     def ratio(self, ideal: float) -> str:
         """wall / `ideal`, or "-" when it is 0 (no latency): then only wall means anything."""
         return f"{self.wall / ideal:.2f}x" if ideal > 0 else "-"
+
+    @property
+    def cpu_bound(self) -> float:
+        """Seconds the collector's and the lab's CPU take on this machine's cores: a wall time
+        near it means the run was CPU-bound (the two compete for the cores), not latency-bound,
+        and its ratio measures the machine rather than the waiting."""
+        return (self.collector_cpu + (self.lab_cpu or 0.0)) / (os.cpu_count() or 1)
 
     @property
     def cpu_ms(self) -> float:
@@ -229,13 +243,14 @@ def collect_once(
     failed = [(r.name, r.status, r.reason) for r in result.failed]
     used = json.loads((result.snapshot / "collect.json").read_text())["processes"]
     cpu = own_after - own_before
-    return Run(devices, latency, workers, used, wall, ours, other, cpu, lab_cpu, failed)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    return Run(devices, latency, workers, used, wall, ours, other, cpu, lab_cpu, failed, load)
 
 
 HEADER = (
     f"{'workers':>8} {'procs':>5} {'wall s':>7} {'ideal s':>8} {'ratio':>7} {'floor s':>8} "
     f"{'/floor':>7} {'dev/min':>8} {'cpu collector s':>16} {'ms/dev':>7} {'cpu lab s':>10} "
-    f"{'failed':>7}"
+    f"{'cpu-bound s':>12} {'load':>5} {'failed':>7}"
 )
 
 
@@ -246,7 +261,7 @@ def _row(run: Run, default: int) -> str:
         f"{run.workers:>7}{mark} {run.processes:>5} {run.wall:>7.2f} {run.ideal:>8.2f} "
         f"{run.ratio(run.ideal):>7} {run.floor:>8.2f} {run.ratio(run.floor):>7} "
         f"{run.devices / run.wall * 60:>8.0f} {run.collector_cpu:>16.1f} {run.cpu_ms:>7.1f} "
-        f"{lab:>10} {len(run.failed):>7}"
+        f"{lab:>10} {run.cpu_bound:>12.2f} {run.load:>5.1f} {len(run.failed):>7}"
     )
 
 
