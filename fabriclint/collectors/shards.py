@@ -49,6 +49,8 @@ POOL_SLACK = 0.5
 START_ALLOWANCE = 120.0
 """Seconds a worker process may take to start (imports on a loaded machine) before the
 devices it holds are given up."""
+SILENCE_SLACK = 10.0
+"""Seconds past a device's time limit a working process may stay silent (a loaded machine)."""
 POLL = 0.05
 """Seconds between looks at the worker processes while none of them reports."""
 
@@ -141,16 +143,26 @@ class _Remote:
     started: float
     held: dict[str, Target] = field(default_factory=dict)
     """Devices handed to it and not yet reported."""
+    heard: float = 0.0
+    """When it last sent anything (monotonic seconds)."""
     ready: bool = False
     fed: bool = False
     """Told that no more devices will come."""
     ended: bool = False
 
     def overdue(self) -> bool:
-        """True when the process has had the start allowance and every device's time limit."""
-        rounds = math.ceil(max(1, len(self.held)) / max(1, self.spec.workers))
-        per_device = self.spec.settings.timeouts.device + POOL_SLACK + 2 * GRACE
-        return time.monotonic() > self.started + START_ALLOWANCE + rounds * per_device
+        """True when the process is stuck: not started within START_ALLOWANCE, or silent for
+        longer than any device may take (every device it holds reports or is cut by its own
+        pool within its time limit, so a working process is never silent that long)."""
+        now = time.monotonic()
+        if not self.ready:
+            return now > self.started + START_ALLOWANCE
+        limit = self.spec.settings.timeouts.device + POOL_SLACK + 2 * GRACE + SILENCE_SLACK
+        return now > self.heard + limit
+
+    def hear(self) -> None:
+        """The process sent something: it is alive and working."""
+        self.heard = time.monotonic()
 
 
 def run_sharded(
@@ -236,6 +248,8 @@ class _Run:
                     self._check(remote)
                 event, name, result = "", "", None
             sender = by_index.get(int(name)) if event in ("ready", "end") else None
+            if sender is not None:
+                sender.hear()
             if event == "ready" and sender is not None:
                 sender.ready = True
                 self.dispatcher.join(sender.spec.index)
@@ -252,6 +266,7 @@ class _Run:
         owner = next((r for r in remotes if name in r.held), None)
         if owner is None:  # a late message of a device given up: dropped
             return
+        owner.hear()
         if event == "done" and result is not None:
             del owner.held[name]
             self.dispatcher.finished(owner.spec.index)
@@ -268,7 +283,8 @@ class _Run:
             why = (
                 f"internal error: the collector process exited (code {code})"
                 if code is not None
-                else "internal error: the collector process outlived every device's time limit"
+                else "internal error: the collector process stopped answering (past the device "
+                "time limit)"
             )
             self._give_up(remote, why)
         elif not remote.ready and not self.dispatcher.left():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import queue
+import time
 from pathlib import Path
 from typing import Any
 
@@ -144,3 +145,28 @@ def test_a_dead_worker_process_leaves_its_unreported_devices_failed() -> None:
     # the devices it never got are still there for the others
     rest = dispatcher.take(0, 5)
     assert rest is not None and [t.name for t in rest] == ["d3", "d4"]
+
+
+@pytest.mark.parametrize(
+    ("ready", "started_ago", "heard_ago", "overdue"),
+    [
+        (False, 10.0, None, False),  # still importing
+        (False, 130.0, None, True),  # never started
+        (True, 3600.0, 5.0, False),  # a long run that keeps reporting is never cut
+        (True, 3600.0, 50.0, False),  # a device may take its whole limit (30 s here)
+        (True, 60.0, 50.0, True),  # silent past any device's limit: stuck
+    ],
+)
+def test_a_worker_process_is_given_up_only_when_stuck(
+    ready: bool, started_ago: float, heard_ago: float | None, overdue: bool
+) -> None:
+    from fabriclint.collectors.base import Timeouts
+
+    settings = Settings(Timeouts(connect=5.0, command=10.0, device=30.0))
+    spec = ShardSpec(settings, SshPolicy(known_hosts=None), Scrubber(), 3, 1, 1)
+    now = time.monotonic()
+    remote = _Remote(spec, _DeadProcess(), queue.Queue(), now - started_ago)
+    remote.ready = ready
+    if heard_ago is not None:
+        remote.heard = now - heard_ago
+    assert remote.overdue() is overdue
