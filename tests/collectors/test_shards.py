@@ -153,7 +153,7 @@ def test_a_dead_worker_process_leaves_its_unreported_devices_failed() -> None:
         (False, 10.0, None, False),  # still importing
         (False, 130.0, None, True),  # never started
         (True, 3600.0, 5.0, False),  # a long run that keeps reporting is never cut
-        (True, 3600.0, 50.0, False),  # a device may take its whole limit (30 s here)
+        (True, 3600.0, 40.0, False),  # a device may take its whole limit (30 s here)
         (True, 60.0, 50.0, True),  # silent past any device's limit: stuck
     ],
 )
