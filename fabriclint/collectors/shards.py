@@ -344,8 +344,11 @@ def collect_shard(spec: ShardSpec, work: Any, outbox: Any) -> None:
 
         allow_legacy_algorithms()
     collector = NetmikoCollector(spec.policy, spec.scrub)
+    parent = os.getppid()
 
     def feed(room: int) -> list[Job] | None:
+        if os.getppid() != parent:  # the run is gone (killed): take nothing more, end
+            return None
         try:
             given = work.get_nowait()
         except queue.Empty:
