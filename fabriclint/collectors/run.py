@@ -68,7 +68,8 @@ class CollectOptions:
     """Sessions at once in all (default `default_workers()`), split over the processes."""
     processes: int | None = None
     """Collector processes (default: one per CPU, at most one per 100 devices); 1 = this
-    process only. Devices are sharded across them, every endpoint's in one shard."""
+    process only. Devices are handed out to them as they have room, whole endpoints at a time
+    (`collectors/shards.py`)."""
     per_endpoint: int = PER_ENDPOINT
     """Sessions at once to one endpoint (host:port): one device is collected by one session."""
     timeouts: Timeouts = field(default_factory=Timeouts)
@@ -296,7 +297,7 @@ def _run(
 
 @dataclass
 class _Plan:
-    """The devices to connect to and how: in this process, or sharded over several."""
+    """The devices to connect to and how: in this process, or spread over several."""
 
     targets: list[Target]
     settings: Settings
