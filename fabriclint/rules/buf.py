@@ -20,7 +20,7 @@ from fabriclint.models.resolve import (
 )
 from fabriclint.models.state import BufferConfig, DeviceState, PgBuffer, QosConfig
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.scope import Fault, FaultRule, Site, first, sites
+from fabriclint.rules.scope import Fault, FaultRule, Site, first, locate, sites
 
 
 def _profiled(buffers: BufferConfig | None) -> bool:
@@ -87,14 +87,17 @@ def _pg_faults(site: Site, qos: QosConfig) -> Iterator[Fault]:
                 if pg is None
                 else f"whose buffer profile {pg.profile} has no XOFF threshold (a lossy profile)"
             )
+            # A missing entry is the port's own gap (BUFFER_PG is per port), not the map's.
+            scope = site.at(source) if pg is not None else locate(site.state, site.iface, None)
             yield Fault(
-                site.at(source),
+                scope,
                 f"buffers.priority_groups.{group}",
                 f"PFC priority {priority} (traffic class {tc}) maps to priority group {group} "
                 f"{{where}}, {problem}, so what arrives after a pause is dropped",
                 expected="a lossless profile (xoff, xon, headroom)",
                 actual=pg.profile if pg is not None else None,
                 source=source,
+                ports=[site.iface.name] if site.iface is not None else [],
             )
 
 
@@ -132,8 +135,8 @@ class BufferProfileDirection(FaultRule[NoOptions]):
             if buffers is None:
                 continue
             uses = (
-                ("priority_groups", "priority group", "ingress", buffers.priority_groups),
-                ("queue_buffers", "egress queue", "egress", buffers.queue_buffers),
+                ("priority_groups", "a priority group", "ingress", buffers.priority_groups),
+                ("queue_buffers", "an egress queue", "egress", buffers.queue_buffers),
             )
             for field, noun, wanted, table in uses:
                 for number, pg in sorted(table.items()):
@@ -147,8 +150,9 @@ def _crossed(site: Site, use: tuple[str, str, str], number: int, pg: PgBuffer) -
     return Fault(
         site.at(source),
         f"buffers.{field}.{number}",
-        f"{noun.capitalize()} {number} {{where}} uses buffer profile {pg.profile}, whose pool "
-        f"{pg.pool} is an {pg.pool_type} pool: an {noun} needs an {wanted} pool",
+        f"{noun.split(' ', 1)[1].capitalize()} {number} {{where}} uses buffer profile "
+        f"{pg.profile}, whose pool {pg.pool} is an {pg.pool_type} pool: {noun} needs an "
+        f"{wanted} pool",
         expected=f"a profile of an {wanted} pool",
         actual={"profile": pg.profile, "pool": pg.pool, "pool_type": pg.pool_type},
         source=source,

@@ -160,8 +160,12 @@ def test_fixture_pg_entry_missing() -> None:
     state = leaf07(
         setting("TC_TO_PRIORITY_GROUP_MAP", "AI_FABRIC", **{"3": "4"}),
     )
-    (finding,) = run(Case("m", "BUF001", [state], []))[0]
-    assert finding.path == "qos.buffers.priority_groups.4"
+    findings = run(Case("m", "BUF001", [state], []))[0]
+    # BUFFER_PG entries are per port: each port lacks its own PG 4 entry.
+    assert [f.path for f in findings] == [
+        f"interfaces.{p}.qos.buffers.priority_groups.4" for p in ("Ethernet0", "Ethernet4")
+    ]
+    finding = findings[0]
     assert "priority group 4" in finding.message and "no buffer entry" in finding.message
     assert finding.source is not None and finding.source.line is not None
 
