@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, EcnConfig, EcnProfile
+from fabriclint.parsers import junos
 from tests.rules.harness import Case, found
 from tests.rules.sonic_fixture import dropping, leaf07, setting
 from tests.rules.test_ecn import ecn, marked
@@ -173,3 +175,81 @@ def test_fixture_unbound_profile_checked_bound_one_not() -> None:
 def test_fixture_without_wred_profiles_has_no_unbound() -> None:
     state = leaf07(dropping("WRED_PROFILE", "AI_ROCE_ECN_400G"))
     assert state.unbound_ecn_profiles == []
+
+
+# ---- Junos: thresholds as percent fill levels ---------------------------------------------------
+
+JUNOS_QFX = """\
+class-of-service {
+    classifiers {
+        dscp ai-dscp {
+            forwarding-class fc-roce {
+                loss-priority low code-points [ 011000 011010 ];
+            }
+            forwarding-class fc-cnp {
+                loss-priority low code-points 110000;
+            }
+        }
+    }
+    drop-profiles {
+        dp-ai-roce {
+            interpolate {
+                fill-level [ FILL ];
+                drop-probability [ 0 100 ];
+            }
+        }
+    }
+    forwarding-classes {
+        class fc-roce queue-num 3 no-loss pfc-priority 3;
+        class fc-cnp queue-num 6;
+    }
+    interfaces {
+        et-0/0/0 {
+            scheduler-map ai-map;
+            unit 0 {
+                classifiers {
+                    dscp ai-dscp;
+                }
+            }
+        }
+    }
+    scheduler-maps {
+        ai-map {
+            forwarding-class fc-roce scheduler sch-roce;
+            forwarding-class fc-cnp scheduler sch-cnp;
+        }
+    }
+    schedulers {
+        sch-roce {
+            transmit-rate percent 60;
+            drop-profile-map loss-priority any protocol any drop-profile dp-ai-roce;
+            explicit-congestion-notification;
+        }
+        sch-cnp {
+            transmit-rate percent 5;
+            priority strict-high;
+        }
+    }
+}
+"""
+
+
+def _qfx(fill: str) -> DeviceState:
+    """A QFX leaf (written for this test after Juniper's class-of-service layout) whose RoCE
+    drop profile interpolates between the fill levels `fill`."""
+    text = JUNOS_QFX.replace("FILL", fill)
+    outputs = {"show configuration": RawOutput(text=text, file="qfx01/show_configuration.txt")}
+    return junos.parse(RawDevice(name="qfx01", platform="junos", outputs=outputs))
+
+
+@pytest.mark.parametrize(
+    ("fill", "narrow"), [("40 42", True), ("49 50", True), ("20 80", False), ("30 40", False)]
+)
+def test_junos_percent_fill_ramp(fill: str, narrow: bool) -> None:
+    findings = run(Case("j", "ECN006", [_qfx(fill)], []))[0]
+    assert bool(findings) == narrow
+    for finding in findings:
+        low, high = fill.split()
+        assert f"ramps from {low} to {high} percent" in finding.message
+        assert finding.source is not None
+        assert finding.source.file == "qfx01/show_configuration.txt"
