@@ -1,4 +1,4 @@
-"""Regenerate the multivendor example's snapshots: inventories/multivendor-pod/snapshots/{baseline,broken}.
+"""Regenerate the multivendor example's snapshots: inventories/multivendor-pod/snapshots/{baseline,broken,buffer-faults}.
 
 The pod: two Juniper QFX spines; four leaves, one per vendor (Arista EOS, Cisco NX-OS, SONiC,
 NVIDIA Cumulus); four GPU servers with two ConnectX-7 ports each (gpu01/gpu02 on leaf01 and
@@ -6,6 +6,9 @@ leaf02, gpu03/gpu04 on leaf03 and leaf04). Every cable is a routed /31 with an I
 `baseline` is the pod as intent.yaml describes it; `broken` seeds the faults of FAULTS below,
 each a realistic mistake on one platform (or across a link between two vendors) that one rule
 must report on a named device and object. The table is also written to snapshots/broken/FAULTS.md.
+`buffer-faults` is `baseline` with the SONiC leaf's buffer and WRED tables edited (BUFFER_FAULTS:
+a PFC priority in a PG without headroom, an egress profile on an ingress PG, a step ECN ramp, an
+unbound RoCE WRED profile that does not mark), with its own FAULTS.md listing every finding.
 
 Run from the repository root:  python scripts/gen_multivendor_pod.py
 """
@@ -13,10 +16,12 @@ Run from the repository root:  python scripts/gen_multivendor_pod.py
 from __future__ import annotations
 
 import ipaddress
+import json
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` and `fabriclint` importable
@@ -26,6 +31,7 @@ from benchmarks import examples  # noqa: E402
 from benchmarks.examples import Fault, set_fields  # noqa: E402
 from benchmarks.fabricgen import Host, Nic, Port, host_outputs  # noqa: E402
 from benchmarks.vendorgen import (  # noqa: E402
+    CONFIG_DB,
     IP_MTU,
     Cable,
     CumulusSwitch,
@@ -40,6 +46,7 @@ from benchmarks.vendorgen import (  # noqa: E402
     nxos_outputs,
     sonic_outputs,
 )
+from fabriclint.snapshot import write_snapshot  # noqa: E402
 
 FABRIC_DIR = ROOT / "inventories" / "multivendor-pod"
 
@@ -290,6 +297,120 @@ def broken() -> Pod:
     return pod
 
 
+# ---- buffer-faults: edits of the SONiC leaf's config_db ------------------------------------------
+
+Db = dict[str, Any]
+BUFFER_LEAF = "leaf03"
+
+
+def _drop_pg(db: Db) -> None:
+    del db["BUFFER_PG"]["Ethernet240|3"]
+
+
+def _egress_profile_on_pg(db: Db) -> None:
+    db["BUFFER_PROFILE"]["egress_lossless_profile"] = {"pool": "egress_lossless_pool", "size": "0"}
+    db["BUFFER_PG"]["Ethernet8|3"] = {"profile": "egress_lossless_profile"}
+
+
+def _step_ramp(db: Db) -> None:
+    db["WRED_PROFILE"]["ROCE_LOSSLESS"]["green_max_threshold"] = "160000"
+
+
+def _unbound_no_ecn(db: Db) -> None:
+    db["WRED_PROFILE"]["ROCE_LOSSLESS_V1"] = {
+        "ecn": "ecn_none",
+        "green_drop_probability": "100",
+        "green_max_threshold": "1500000",
+        "green_min_threshold": "150000",
+        "wred_green_enable": "true",
+    }
+
+
+def _same(_db: Db) -> None:
+    """A finding the change of the row above also causes (nothing more to edit)."""
+
+
+BUFFER_FAULTS: list[Fault[Db]] = [
+    Fault(
+        "BUF001",
+        BUFFER_LEAF,
+        "interface Ethernet240",
+        "SONiC: the BUFFER_PG entry of Ethernet240 PG 3 is missing (the uplink was added after"
+        " the buffer template was rendered): PFC priority 3 maps (TC_TO_PRIORITY_GROUP_MAP ROCE)"
+        " to PG 3, which reserves no headroom on Ethernet240",
+        _drop_pg,
+    ),
+    Fault(
+        "BUF002",
+        BUFFER_LEAF,
+        "interface Ethernet8",
+        "SONiC: the BUFFER_PG entry of Ethernet8 PG 3 names `egress_lossless_profile` (pool"
+        " egress_lossless_pool, type egress) instead of pg_lossless_400000_5m_profile",
+        _egress_profile_on_pg,
+    ),
+    Fault(
+        "QOS008",
+        BUFFER_LEAF,
+        "interface Ethernet8",
+        "the same change: egress_lossless_profile reserves 0 B, so lossless PG 3 of Ethernet8"
+        " has no headroom",
+        _same,
+    ),
+    Fault(
+        "ECN006",
+        BUFFER_LEAF,
+        "queue 3",
+        'SONiC: WRED_PROFILE ROCE_LOSSLESS `"green_max_threshold": "160000"` (copied from a'
+        " shallow-buffer design): the ramp from 150000 B is 10000 B wide, step marking at 100 %",
+        _step_ramp,
+    ),
+    Fault(
+        "DRIFT001",
+        BUFFER_LEAF,
+        "qos",
+        "the same change: the maximum ECN threshold differs from intent's 1500000",
+        _same,
+    ),
+    Fault(
+        "ECN007",
+        BUFFER_LEAF,
+        "WRED_PROFILE ROCE_LOSSLESS_V1",
+        "SONiC: WRED_PROFILE ROCE_LOSSLESS_V1 (left from an earlier design, bound to no queue)"
+        ' has `"ecn": "ecn_none"`: it WRED-drops whatever queue it is bound to next',
+        _unbound_no_ecn,
+    ),
+    Fault(
+        "QOS006",
+        BUFFER_LEAF,
+        "WRED_PROFILE ROCE_LOSSLESS_V1",
+        "the same change: ROCE_LOSSLESS_V1 is defined but applied nowhere",
+        _same,
+    ),
+]
+
+
+def buffer_faults() -> dict[str, tuple[str, dict[str, str]]]:
+    """The baseline pod's devices, with BUFFER_FAULTS applied to the SONiC leaf's config_db."""
+    devices = snapshot_devices(baseline())
+    platform, outputs = devices[BUFFER_LEAF]
+    db: Db = json.loads(outputs[CONFIG_DB])
+    for fault in BUFFER_FAULTS:
+        fault.apply(db)
+    text = json.dumps(db, indent=4, sort_keys=True) + "\n"
+    devices[BUFFER_LEAF] = (platform, {**outputs, CONFIG_DB: text})
+    return devices
+
+
+def buffer_faults_markdown() -> str:
+    """buffer-faults/FAULTS.md: every finding the snapshot gives (tests/test_buffer_faults.py)."""
+    intro = [
+        "Generated by `scripts/gen_multivendor_pod.py` (do not edit by hand). `buffer-faults` is",
+        "`baseline` with these changes to leaf03 (SONiC) only; each row is a finding it must give,",
+        "on that device and object, and the snapshot gives no other finding.",
+    ]
+    return examples.faults_markdown(intro, BUFFER_FAULTS).replace("`broken`", "`buffer-faults`", 1)
+
+
 def faults_markdown() -> str:
     """FAULTS.md: the seeded faults as a table (tests/test_multivendor_pod.py reads it)."""
     intro = [
@@ -301,16 +422,24 @@ def faults_markdown() -> str:
 
 
 def write(snapshots: Path) -> None:
-    """(Re)write both snapshots under `snapshots`."""
+    """(Re)write the three snapshots under `snapshots`."""
     examples.write_pair(
         snapshots, snapshot_devices(baseline()), snapshot_devices(broken()), faults_markdown()
     )
+    target = snapshots / "buffer-faults"
+    if target.exists():
+        shutil.rmtree(target)
+    write_snapshot(target, buffer_faults(), source="candidate")
+    (target / "FAULTS.md").write_text(buffer_faults_markdown(), encoding="utf-8")
 
 
 def main() -> int:
     """Entry point."""
     write(FABRIC_DIR / "snapshots")
-    print(f"wrote {FABRIC_DIR / 'snapshots'}/baseline and broken ({len(FAULTS)} faults)")
+    print(
+        f"wrote {FABRIC_DIR / 'snapshots'}/baseline, broken ({len(FAULTS)} faults) and"
+        f" buffer-faults ({len(BUFFER_FAULTS)} findings)"
+    )
     return 0
 
 

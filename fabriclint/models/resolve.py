@@ -235,6 +235,18 @@ def priority_queue(qos: QosConfig, priority: int) -> int | None:
     return None
 
 
+def priority_pgs(qos: QosConfig, priority: int) -> list[tuple[int, int]]:
+    """(traffic class, ingress priority group) of each class not declared lossy that carries
+    802.1p `priority`, by the explicit TC -> PG map (no identity default: what a platform does
+    without the map differs); empty when the map is unknown or lacks the class."""
+    to_pg = qos.tc_to_pg or {}
+    return [
+        (tc, to_pg[tc])
+        for tc in priority_tcs(qos, priority)
+        if not declared_lossy(qos, tc) and tc in to_pg
+    ]
+
+
 def tcs_in_use(qos: QosConfig) -> set[int] | None:
     """Traffic classes some DSCP or PCP map sends traffic to (with PCP trusted and no PCP map,
     the identity map reaches all eight); None when neither map is known."""

@@ -102,6 +102,14 @@ class PgBuffer(Located):
     """XOFF threshold."""
     xon_bytes: int | None = None
     """XON threshold."""
+    profile: str | None = None
+    """Name of the buffer profile these settings come from (SONiC BUFFER_PROFILE), if named."""
+    pool: str | None = None
+    """Buffer pool the profile draws from (SONiC BUFFER_POOL), if known."""
+    pool_type: Literal["ingress", "egress"] | None = None
+    """Direction of that pool (SONiC BUFFER_POOL `type`); None when unknown."""
+    pool_bytes: int | None = None
+    """Size of that pool, bytes; None when unknown (a dynamic pool sized by the switch)."""
 
 
 class BufferConfig(Located):
@@ -111,6 +119,22 @@ class BufferConfig(Located):
     """Size of the lossless (ingress) pool, bytes."""
     priority_groups: dict[int, PgBuffer] = Field(default_factory=dict)
     """Per priority group (or priority) headroom."""
+    queue_buffers: dict[int, PgBuffer] = Field(default_factory=dict)
+    """Per egress queue, the buffer profile it uses (SONiC BUFFER_QUEUE): only its name and
+    pool are read (egress queues have no headroom)."""
+
+
+class EcnProfile(Located):
+    """A named WRED/ECN profile the configuration defines but binds to no queue (SONiC
+    WRED_PROFILE no QUEUE entry names): unused today, one binding away from being used, so its
+    internal consistency is still checked (ECN007)."""
+
+    kind: str
+    """What defines it, as the configuration names it (WRED_PROFILE)."""
+    name: str
+    """Its name."""
+    ecn: EcnConfig
+    """Its marking settings, as a queue bound to it would get them."""
 
 
 class MapConflict(BaseModel):
@@ -348,6 +372,8 @@ class DeviceState(Located):
     addressing (InfiniBand hosts); None for devices without InfiniBand."""
     definitions: list[Definition] = Field(default_factory=list)
     """Named QoS objects defined."""
+    unbound_ecn_profiles: list[EcnProfile] = Field(default_factory=list)
+    """WRED/ECN profiles defined but bound to no queue (those bound are on the queues)."""
     blocks: list[Block] = Field(default_factory=list)
     """The blocks settings are written in, with their spans, in input order (empty for a parser
     family that records none yet: rules then fall back to the nearest header above a line)."""

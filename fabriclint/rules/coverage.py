@@ -25,6 +25,7 @@ NEEDS: dict[str, str] = {
     "ECN001": _DSCP_MAP,
     "ECN005": _DSCP_MAP,
     "ECN002": "ECN thresholds in bytes (thresholds in segments or time are not comparable)",
+    "ECN006": "ECN thresholds in bytes, segments or percent fill (time units are not judged)",
     "QOS001": "the trust setting of each routed cabled port or NIC (`mlnx_qos -i IF` on hosts)",
     "QOS004": "the scheduler (strict/weighted) of the queue the CNP DSCP lands in",
     "QOS008": "the buffer configuration (lossless pool and priority-group headroom)",

@@ -1,8 +1,10 @@
-"""ECN rules (ECN001-ECN005): marking on lossless queues and on the queue of lossy (ECN-only)
-RoCE, threshold sanity, WRED drop."""
+"""ECN rules (ECN001-ECN007): marking on lossless queues and on the queue of lossy (ECN-only)
+RoCE, threshold sanity, WRED drop, the shape of the marking ramp, and the WRED/ECN profiles
+defined but bound to no queue."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +21,7 @@ from fabriclint.models.resolve import (
 from fabriclint.models.state import (
     DeviceState,
     EcnConfig,
+    EcnProfile,
     Interface,
     QosConfig,
     QueueConfig,
@@ -27,6 +30,7 @@ from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.scope import (
     Fault,
     FaultRule,
+    Scope,
     Site,
     StrictOptions,
     first,
@@ -357,10 +361,179 @@ def _lossy_no_ecn(state: DeviceState, iface: Interface, qos: QosConfig, res: Res
     )
 
 
+class EcnRampStep(FaultRule["EcnRampStep.Options"]):
+    """The ECN marking ramp is far narrower than vendor guidance: near-step marking.
+
+    Why: WRED/ECN marks with a probability that rises from 0 at the minimum threshold to the
+    configured probability at the maximum, and marks everything above it. A ramp of a few KB
+    (or a few percent of fill) turns that into a step: every flow is marked at once, DCQCN
+    cuts every sender together and the queue oscillates between empty and full. Vendor RoCE
+    examples use a wide ramp: NVIDIA Spectrum (Cumulus `qos roce`) marks from 150 KB to
+    1.5 MB, the Cisco Nexus AI/ML blueprint uses 150 KB to 3000 KB, SONiC's lossless WRED
+    profiles about 250 KB to 2 MB. Judged in the unit the platform states thresholds in: bytes
+    (EOS/NX-OS kbytes and mbytes, SONiC, Cumulus), segments (EOS buffer cells, whose size the
+    ASIC fixes) and percent fill levels (Junos drop profiles). A ramp of zero width is ECN002's
+    (min equal to max); thresholds in other units (time, presets) are not judged. The message
+    names the marking probability reached at the top of the ramp (100 % is the sharpest step).
+    Options: `min_span_bytes` (default 92160, ten 9216-byte jumbo frames), `min_span_segments`
+    (default 360, about the same at 256-byte cells) and `min_span_percent` (default 10 points
+    of fill level).
+
+    Failing (EOS): ``random-detect ecn minimum-threshold 150 kbytes maximum-threshold 160 kbytes``
+
+    Passing: ``random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes``
+
+    Failing (Junos drop profile)::
+
+        drop-profiles { ROCE-DP { interpolate { fill-level [ 40 42 ]; drop-probability [ 0 100 ]; } } }
+
+    Passing: ``interpolate { fill-level [ 20 80 ]; drop-probability [ 0 100 ]; }``
+    """
+
+    class Options(StrictOptions):
+        """Options of ECN006."""
+
+        min_span_bytes: int = Field(default=10 * 9216, ge=1)
+        """Narrowest acceptable ramp (max - min) for thresholds in bytes."""
+        min_span_segments: int = Field(default=360, ge=1)
+        """Narrowest acceptable ramp for thresholds in segments (buffer cells)."""
+        min_span_percent: float = Field(default=10, gt=0, le=100)
+        """Narrowest acceptable ramp for thresholds in percent fill level, in points."""
+
+    code = "ECN006"
+    name = "ecn-ramp-step"
+    severity = "warning"
+    summary = "The ECN marking ramp (max - min) is far narrower than vendor guidance: step marking"
+    options_model = Options
+
+    def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
+        floors = {
+            "B": float(self.options.min_span_bytes),
+            "segments": float(self.options.min_span_segments),
+            "percent": self.options.min_span_percent,
+        }
+        for site, number, ecn in _marking(state):
+            pair = _thresholds(ecn)
+            if pair is None or pair[1] not in floors:
+                if ecn.min_raw or ecn.max_raw:
+                    ctx.skip(self.code, state.name)  # time units or presets: no span to judge
+                continue
+            (low, high), unit = pair
+            if 0 < high - low < floors[unit]:
+                yield _narrow(site, number, ecn, (low, high, unit), floors[unit])
+
+
+def _narrow(
+    site: Site, number: int, ecn: EcnConfig, ramp: tuple[float, float, str], floor: float
+) -> Fault:
+    low, high, unit = ramp
+    source = ecn.src("min_bytes", "max_bytes", "min_raw")
+    top = f"{ecn.probability_pct:g}%" if ecn.probability_pct is not None else "full"
+    return Fault(
+        site.at(source),
+        f"queues.{number}.ecn",
+        f"ECN on queue {number} {{where}} ramps from {low:.15g} to {high:.15g} {unit}, a span of "
+        f"{high - low:.15g} {unit} (under {floor:.15g} {unit}) to {top} marking: near-step "
+        "marking makes DCQCN slow every sender at once",
+        expected=f"max - min >= {floor:.15g} {unit}",
+        actual={"min": low, "max": high, "unit": unit, "probability_pct": ecn.probability_pct},
+        source=source,
+        queue=number,
+    )
+
+
+ROCE_NAME = re.compile(r"roce|rdma|lossless", re.IGNORECASE)
+"""Profile names that say the profile is meant for the RoCE (lossless) class."""
+
+
+class EcnProfileInconsistent(FaultRule[NoOptions]):
+    """A WRED/ECN profile bound to no queue is inconsistent in itself.
+
+    Why: an unused profile is one binding away from being used (a port added to a QUEUE entry,
+    a profile renamed in a template), and nothing else reads it: ECN002-ECN004 judge queues.
+    So the profiles the configuration defines but no queue uses are checked on their own:
+    a minimum threshold above the maximum, a marking probability outside 0-100 %, and ECN
+    marking off in a profile whose name says it is for RoCE (`roce`, `rdma`, `lossless`), which
+    would WRED-drop the RoCE class once bound. Profiles bound to queues are judged on the
+    queues by ECN002 to ECN004. Options: none. Modeled for SONiC WRED_PROFILE (QUEUE entries
+    bind them).
+
+    Failing (SONiC, no QUEUE entry names it)::
+
+        "WRED_PROFILE": {"ROCE_SPARE": {"wred_green_enable": "true", "ecn": "ecn_none",
+                                        "green_min_threshold": "2097152",
+                                        "green_max_threshold": "250000"}}
+
+    Passing::
+
+        "WRED_PROFILE": {"ROCE_SPARE": {"wred_green_enable": "true", "ecn": "ecn_all",
+                                        "green_min_threshold": "250000",
+                                        "green_max_threshold": "2097152"}}
+    """
+
+    code = "ECN007"
+    name = "ecn-profile-inconsistent"
+    severity = "warning"
+    summary = (
+        "A WRED/ECN profile bound to no queue is inconsistent (min > max, probability, ECN off)"
+    )
+
+    def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
+        for profile in state.unbound_ecn_profiles:
+            scope = Scope(
+                "profile",
+                profile.name,
+                f"{profile.kind} {profile.name}",
+                f"unbound_ecn_profiles.{profile.name}",
+            )
+            for suffix, problem, expected, actual in _inconsistent(profile):
+                source = profile.ecn.src(suffix.removeprefix("ecn."))
+                yield Fault(
+                    scope,
+                    suffix,
+                    f"{profile.kind} {profile.name} (bound to no queue) {problem}",
+                    expected=expected,
+                    actual=actual,
+                    source=source,
+                )
+
+
+def _inconsistent(profile: EcnProfile) -> Iterator[tuple[str, str, Any, Any]]:
+    """(path suffix, problem, expected, actual) of each inconsistency of one profile."""
+    ecn = profile.ecn
+    pair = _thresholds(ecn)
+    if pair is not None and pair[0][0] > pair[0][1]:
+        (low, high), unit = pair
+        yield (
+            "ecn.min_bytes",
+            f"has a minimum threshold of {low:.15g} {unit}, above its maximum of {high:.15g} {unit}",
+            f"min <= max ({high:.15g} {unit})",
+            {"min": low, "max": high},
+        )
+    probability = ecn.probability_pct
+    if probability is not None and not 0 <= probability <= 100:
+        yield (
+            "ecn.probability_pct",
+            f"has a marking probability of {probability:g}%, outside 0-100%",
+            "0-100",
+            probability,
+        )
+    if not ecn.enabled and ROCE_NAME.search(profile.name):
+        yield (
+            "ecn.enabled",
+            "is named for RoCE but does not mark ECN, so the class it is bound to would be "
+            "dropped by WRED instead of marked",
+            True,
+            False,
+        )
+
+
 RULES: list[type[Rule[Any]]] = [
     LosslessQueueWithoutEcn,
     EcnThresholdOrder,
     EcnThresholdImplausible,
     WredDropOnLossless,
     LossyRoceQueueWithoutEcn,
+    EcnRampStep,
+    EcnProfileInconsistent,
 ]

@@ -14,6 +14,7 @@ from typing import Any
 from fabriclint.registry import Registry
 from fabriclint.rules import (
     bench,
+    buf,
     cab,
     ctr,
     drift,
@@ -37,6 +38,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *pfc.RULES,
     *ecn.RULES,
     *qos.RULES,
+    *buf.RULES,
     *mtu.RULES,
     *nic.RULES,
     *fab.RULES,

@@ -21,7 +21,13 @@ from fabriclint.parsers.sonic.qos import (
     device_qos,
     trust_of,
 )
-from fabriclint.parsers.sonic.queues import QueueObjects, read_queues, read_schedulers, read_wred
+from fabriclint.parsers.sonic.queues import (
+    QueueObjects,
+    read_queues,
+    read_schedulers,
+    read_wred,
+    unbound_wred,
+)
 from fabriclint.parsers.sonic.tables import Entry, Tables, as_int, port_key
 
 # portmgrd (sonic-swss cfgmgr/portmgr.h) gives a PORT entry without them mtu 9100 and
@@ -53,6 +59,7 @@ def build_state(name: str, draft: Draft, tables: Tables) -> DeviceState:
     maps = read_maps(draft, tables)
     objects = QueueObjects(read_schedulers(draft, tables), read_wred(draft, tables))
     queues = read_queues(draft, tables, objects)
+    state.unbound_ecn_profiles = unbound_wred(tables, objects.wred)
     buffers = read_buffers(draft, tables)
     entries = _port_entries(draft, tables)
     glob = tables.get("PORT_QOS_MAP", {}).get("global")

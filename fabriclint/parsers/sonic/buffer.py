@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from fabriclint.models.common import Source
 from fabriclint.models.state import BufferConfig, PgBuffer
@@ -30,6 +31,9 @@ UNREAD = {
 }
 
 
+POOL_TYPES = ("ingress", "egress")
+
+
 @dataclass(slots=True)
 class Buffers:
     """Device-wide pool and per-port priority-group buffers."""
@@ -43,11 +47,15 @@ def read_buffers(draft: Draft, tables: Tables) -> Buffers:
     out = Buffers()
     pool = _pools(draft, tables)
     out.device = pool
+    types = _pool_types(draft, tables)
     profiles = {
-        name: _profile(draft, entry) for name, entry in tables.get("BUFFER_PROFILE", {}).items()
+        name: _profile(draft, entry, types)
+        for name, entry in tables.get("BUFFER_PROFILE", {}).items()
     }
     for key, entry in tables.get("BUFFER_PG", {}).items():
         _pg(draft, entry, key, (profiles, pool, out.ports))
+    for key, entry in tables.get("BUFFER_QUEUE", {}).items():
+        _queue(draft, entry, key, (profiles, pool, out.ports))
     _profile_users(draft, tables)
     for table, reason in UNREAD.items():
         entries = tables.get(table)
@@ -79,6 +87,28 @@ def _pools(draft: Draft, tables: Tables) -> BufferConfig | None:
     return config
 
 
+def _pool_types(draft: Draft, tables: Tables) -> dict[str, dict[str, Any]]:
+    """Pool name -> what a profile drawing from it learns: `pool_type` (ingress or egress) and
+    `pool_bytes` (its size), with their sources, for each BUFFER_POOL entry."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, entry in tables.get("BUFFER_POOL", {}).items():
+        known = out[name] = {}
+        size = entry.text("size")
+        if size is not None and as_int(size[0]) is not None:
+            known["pool_bytes"] = (as_int(size[0]), draft.at(size[1]))
+        found = entry.text("type")
+        if found is None:
+            continue
+        kind = found[0].strip().lower()
+        if kind in POOL_TYPES:
+            known["pool_type"] = (kind, draft.at(found[1]))
+        else:
+            draft.skip(
+                f'"type": "{found[0]}"', f"{entry.name}: pool type is ingress or egress", found[1]
+            )
+    return out
+
+
 def _lossless(pools: dict[str, Entry]) -> Entry | None:
     """`ingress_lossless_pool`, else the first ingress pool with 'lossless' in its name."""
     if LOSSLESS_POOL in pools:
@@ -90,14 +120,21 @@ def _lossless(pools: dict[str, Entry]) -> Entry | None:
     return None
 
 
-def _profile(draft: Draft, entry: Entry) -> PgBuffer:
+def _profile(draft: Draft, entry: Entry, types: dict[str, dict[str, Any]]) -> PgBuffer:
     """A BUFFER_PROFILE as PG buffer. `size` is the reserved buffer: on Mellanox the headroom
     (xon + xoff); on Broadcom the guaranteed minimum, with `xoff` the headroom. So headroom is
-    `size` unless `xoff` is larger (then xoff_bytes carries the headroom)."""
+    `size` unless `xoff` is larger (then xoff_bytes carries the headroom). The profile's name,
+    pool and the pool's direction are kept for the BUF rules."""
     draft.define("BUFFER_PROFILE", entry.key, entry.line)
     sources: dict[str, Source] = {"": draft.at(entry.line)}
     size, xoff, xon = (_number(draft, entry, n) for n in ("size", "xoff", "xon"))
-    values: dict[str, int] = {}
+    values: dict[str, Any] = {"profile": entry.key}
+    pool = entry.text("pool")
+    if pool is not None:
+        values["pool"] = reference(pool[0])[1]
+        sources["pool"] = draft.at(pool[1])
+        for key, (value, source) in types.get(values["pool"], {}).items():
+            values[key], sources[key] = value, source
     if xoff is not None:
         values["xoff_bytes"], sources["xoff_bytes"] = xoff
     if xon is not None:
@@ -146,14 +183,47 @@ def _pg(
         draft.refer_entry("BUFFER_PROFILE", name, entry.table, entry.key, found[1])
         pg = profiles.get(name) or PgBuffer(sources={"": draft.at(entry.line)})
     for port in parsed[0]:
-        config = ports.get(port)
-        if config is None:
-            config = ports[port] = BufferConfig(sources={"": draft.at(entry.line)})
-            if pool is not None and pool.lossless_pool_bytes is not None:
-                config.lossless_pool_bytes = pool.lossless_pool_bytes
-                config.mark("lossless_pool_bytes", pool.sources.get("lossless_pool_bytes"))
+        config = _port_config(draft, ports, (port, entry.line), pool)
         for number in parsed[1]:
             config.priority_groups[number] = pg
+
+
+def _queue(
+    draft: Draft,
+    entry: Entry,
+    key: str,
+    known: tuple[dict[str, PgBuffer], BufferConfig | None, dict[str, BufferConfig]],
+) -> None:
+    """A BUFFER_QUEUE entry (`Ethernet0|3-4`: profile): the profile each egress queue uses.
+    Malformed keys and references are reported by `_profile_users`, which reads every user."""
+    profiles, pool, ports = known
+    parsed = port_key(key)
+    found = entry.text("profile")
+    profile = profiles.get(reference(found[0])[1]) if found is not None else None
+    if parsed is None or profile is None:
+        return
+    for port in parsed[0]:
+        _port_config(draft, ports, (port, entry.line), pool).queue_buffers.update(
+            dict.fromkeys(parsed[1], profile)
+        )
+
+
+def _port_config(
+    draft: Draft,
+    ports: dict[str, BufferConfig],
+    where: tuple[str, int],
+    pool: BufferConfig | None,
+) -> BufferConfig:
+    """The buffers of port `where[0]`, made at its first buffer entry (line `where[1]`) with
+    the device's lossless pool."""
+    port, line = where
+    config = ports.get(port)
+    if config is None:
+        config = ports[port] = BufferConfig(sources={"": draft.at(line)})
+        if pool is not None and pool.lossless_pool_bytes is not None:
+            config.lossless_pool_bytes = pool.lossless_pool_bytes
+            config.mark("lossless_pool_bytes", pool.sources.get("lossless_pool_bytes"))
+    return config
 
 
 def _profile_users(draft: Draft, tables: Tables) -> None:

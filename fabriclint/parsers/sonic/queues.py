@@ -7,7 +7,7 @@ from typing import Any
 
 from fabriclint.bounded import int_too_long
 from fabriclint.models.common import Source
-from fabriclint.models.state import EcnConfig, QueueConfig, SchedulerMode
+from fabriclint.models.state import EcnConfig, EcnProfile, QueueConfig, SchedulerMode
 from fabriclint.parsers.sonic.draft import REASONS, Draft
 from fabriclint.parsers.sonic.tables import Entry, Tables, as_int, port_key, reference
 
@@ -277,3 +277,17 @@ def _named(draft: Draft, entry: Entry, name: str, table: str, shape: _Shape) -> 
         draft.skip(f'"{name}": "{found[0]}"', reason, found[1])
         return None
     return target
+
+
+def unbound_wred(tables: Tables, wred: dict[str, Wred]) -> list[EcnProfile]:
+    """WRED_PROFILE entries no QUEUE entry names, as profiles ECN007 still checks."""
+    bound = set()
+    for entry in tables.get("QUEUE", {}).values():
+        found = entry.text("wred_profile")
+        if found is not None:
+            bound.add(reference(found[0])[1])
+    return [
+        EcnProfile(kind="WRED_PROFILE", name=name, ecn=found.ecn, sources=found.ecn.sources)
+        for name, found in wred.items()
+        if name not in bound
+    ]
