@@ -32,6 +32,8 @@ NEEDS: dict[str, str] = {
     "MTU002": "the MTU of each cabled port and host netdev (`ip -d link show`)",
     "MTU003": f"the active MTU of each RDMA port ({_VERBS})",
     "MTU004": "a per-class MTU on the lossless classes (NX-OS network-qos `mtu`)",
+    "MTU005": "the MTU of each SVI and of the ports carrying its VLAN",
+    "MTU006": "the MTU of each port-channel member",
     "NIC001": f"{_HOST_QOS} and {_ROCE}",
     "NIC002": f"{_ECN_SYSFS} and {_ROCE}",
     "NIC003": f"`cma_roce_tos` and {_ECN_SYSFS} (CNP DSCP and priority), and a `cnp:` class in intent",
