@@ -47,6 +47,7 @@ NEEDS: dict[str, str] = {
     "FAB004": "the OS version (`show version`, or the version line of the configuration)",
     "IB001": "`sminfo` output from each subnet-manager node (or an opensm node in the inventory)",
     "IB010": f"HCA port state and physical state ({_VERBS})",
+    "IB011": "partitions.conf of each subnet-manager node",
     "CAB001": _LLDP,
     "CAB002": _LLDP,
     "CAB003": _LLDP,
