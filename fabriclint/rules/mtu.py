@@ -335,8 +335,9 @@ class SviMtuAboveCarrier(Rule[NoOptions]):
     VLAN list (access VLAN, trunk allowed VLANs, SONiC `VLAN_MEMBER`) holds its VLAN (a
     port-channel stands for its members), or a sub-interface's against its parent's, both as
     the platform reports them (EOS: switched ports 9214, SVIs 1500 by default; NX-OS: 1500;
-    SONiC: 9100). EOS, NX-OS and SONiC record VLAN membership; Junos and Cumulus VLANs are not
-    modeled yet, so the rule does not see their SVIs.
+    SONiC: 9100; Cumulus: 9216). EOS, NX-OS, SONiC and Cumulus (NVUE bridge domains, `vlanN`
+    SVIs) record VLAN membership; Junos VLANs and `irb` units are not modeled yet, so the rule
+    does not see Junos SVIs.
 
     Arista EOS "Ethernet Ports: MTU" (`l2 mtu`, `mtu`); Cisco Nexus 9000 "Configuring Layer 2
     Interfaces: MTU" (the SVI MTU must not exceed the layer-2 MTU of its ports).
@@ -412,7 +413,9 @@ class PortChannelMemberMtu(Rule[NoOptions]):
     or `l2 mtu` line (or operational MTU) differs is suspended or, worse, bundled. Compared:
     each member's MTU with the port-channel's, or with the members' most common MTU when the
     port-channel itself is not in the state. Membership: EOS and NX-OS `channel-group`,
-    NX-OS `show interface` "Belongs to", SONiC `PORTCHANNEL_MEMBER`.
+    NX-OS `show interface` "Belongs to", SONiC `PORTCHANNEL_MEMBER`, Cumulus NVUE `bond member`
+    (a member without its own MTU runs the bond's), Junos `802.3ad aeN` (a member always runs
+    the bundle's MTU, so Junos never differs).
 
     Arista EOS "Port Channels and LACP" (members must share the port-channel's MTU); Cisco Nexus
     9000 "Configuring Port Channels: Compatibility Requirements" (MTU).

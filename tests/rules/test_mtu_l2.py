@@ -342,3 +342,103 @@ def test_trunk_edits() -> None:
     assert port.carried() == [20, 30] and port.line == 4
     assert not port.apply(["trunk", "allowed", "vlan", "10,bad"], 5)
     assert edit_vlans("all", "remove", [1]) == list(range(2, 4095))
+
+
+# ---- Cumulus NVUE (after NVIDIA's "VLAN-aware Bridge Mode" and "Bonding" examples): bond1 to a
+# storage host in the VLAN-aware bridge, an SVI per VLAN, a routed uplink ----------------------
+
+NVUE = """\
+- header:
+    model: SN4700
+    version: Cumulus Linux 5.9.1
+- set:
+    bridge:
+      domain:
+        br_default:
+          vlan:
+            '10': {}
+            '20': {}
+    interface:
+      bond1:
+        bond:
+          member:
+            swp1: {}
+            swp2: {}
+        bridge:
+          domain:
+            br_default: {}
+        link:
+          mtu: 9000
+        type: bond
+      swp1:
+        type: swp
+      swp2:
+        type: swp
+      swp3:
+        bridge:
+          domain:
+            br_default:
+              access: 20
+        link:
+          mtu: 1500
+        type: swp
+      swp31:
+        ip:
+          address:
+            10.1.0.1/31: {}
+        link:
+          mtu: 9216
+        type: swp
+      vlan10:
+        ip:
+          address:
+            10.10.0.1/24: {}
+        link:
+          mtu: 9000
+        type: svi
+        vlan: 10
+      vlan20:
+        ip:
+          address:
+            10.20.0.1/24: {}
+        link:
+          mtu: 9000
+        type: svi
+        vlan: 20
+"""
+
+
+def _nvue(text: str) -> DeviceState:
+    return _parse("cumulus", "nv config show -o yaml", text)
+
+
+def test_cumulus_bridge_bond_and_svis() -> None:
+    ifaces = _nvue(NVUE).interfaces
+    assert ifaces["bond1"].vlans == [10, 20] and ifaces["swp3"].vlans == [20]
+    assert ifaces["swp1"].channel == "bond1" and ifaces["swp2"].channel == "bond1"
+    assert ifaces["swp1"].mtu == 9000  # a member runs its bond's MTU
+    assert ifaces["vlan10"].svi_vlan == 10 and ifaces["swp31"].vlans is None
+
+
+@pytest.mark.parametrize(
+    ("edit", "rule", "expect"),
+    [
+        (None, "MTU006", []),
+        # VLAN 20's access port swp3 at 1500 under SVI vlan20 at 9000
+        (None, "MTU005", [("leaf01", "interface vlan20")]),
+        # a member with its own MTU
+        (
+            (
+                "      swp2:\n        type: swp",
+                "      swp2:\n        link:\n          mtu: 1500\n        type: swp",
+            ),
+            "MTU006",
+            [("leaf01", "interface swp2")],
+        ),
+    ],
+    ids=["members-inherit", "svi-above-access-port", "member-own-mtu"],
+)
+def test_cumulus_rules(edit: tuple[str, str] | None, rule: str, expect: list[object]) -> None:
+    text = NVUE if edit is None else NVUE.replace(*edit)
+    assert edit is None or edit[0] in NVUE
+    assert found(Case("cumulus", rule, [_nvue(text)], [])) == expect
