@@ -33,6 +33,8 @@ class Want:
     path: str = ""
     defined: dict[str, list[str]] | None = None
     """Names the device's configuration defines, by kind (policy maps, profiles, ...)."""
+    switched: bool = False
+    """The port the finding names is a layer-2 (switched) port: EOS sets its MTU with `l2 mtu`."""
 
     def one(self, kind: str, placeholder: str) -> str:
         """The one object of `kind` the configuration defines, else the placeholder."""
@@ -62,7 +64,9 @@ def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
     for item in state.definitions:
         if item.name not in defined.setdefault(item.kind, []):
             defined[item.kind].append(item.name)
-    return Want(name, number, profile, intent, finding.expected, finding.path, defined)
+    iface = state.interfaces.get(name) if name is not None else None
+    switched = iface is not None and iface.routed is False
+    return Want(name, number, profile, intent, finding.expected, finding.path, defined, switched)
 
 
 def _lossless(want: Want) -> list[int]:
@@ -139,7 +143,9 @@ _EOS: dict[str, Callable[[Want], str | None]] = {
     "ecn": _eos_ecn,
     "scheduler": _eos_scheduler,
     "trust": _port_block("interface", "qos trust dscp"),
-    "mtu": _port_block("interface", "mtu {mtu}"),
+    "mtu": lambda want: _port_block("interface", ("l2 " if want.switched else "") + "mtu {mtu}")(
+        want
+    ),
 }
 
 

@@ -54,6 +54,9 @@ def test_findings_point_at_the_mtu_lines(faulty: CheckResult) -> None:
     ]
     assert (member.expected, member.actual) == (9214, 1500)
     assert member.source is not None and member.source.file.endswith("leaf02/show_interfaces.txt")
+    # a switched EOS port takes its MTU from `l2 mtu`, a routed one (the SVI) from `mtu`
+    assert member.fix == "interface Ethernet62/1\n   l2 mtu 9214"
+    assert svi.fix == "interface Vlan100\n   mtu 1500"
 
 
 def test_baseline_has_no_mtu_finding_and_no_vlans() -> None:
