@@ -42,6 +42,8 @@ _RANK_BY_PREFIX: tuple[tuple[str, float], ...] = (
     ("QOS", 2),
     ("MTU003", 2),
     ("MTU004", 2),
+    ("MTU005", 2),
+    ("MTU006", 2),
     ("NIC", 3),
     ("ECN", 3),
     ("PFC007", 7),

@@ -33,6 +33,8 @@ class Want:
     path: str = ""
     defined: dict[str, list[str]] | None = None
     """Names the device's configuration defines, by kind (policy maps, profiles, ...)."""
+    switched: bool = False
+    """The port the finding names is a layer-2 (switched) port: EOS sets its MTU with `l2 mtu`."""
 
     def one(self, kind: str, placeholder: str) -> str:
         """The one object of `kind` the configuration defines, else the placeholder."""
@@ -62,7 +64,9 @@ def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
     for item in state.definitions:
         if item.name not in defined.setdefault(item.kind, []):
             defined[item.kind].append(item.name)
-    return Want(name, number, profile, intent, finding.expected, finding.path, defined)
+    iface = state.interfaces.get(name) if name is not None else None
+    switched = iface is not None and iface.routed is False
+    return Want(name, number, profile, intent, finding.expected, finding.path, defined, switched)
 
 
 def _lossless(want: Want) -> list[int]:
@@ -139,7 +143,9 @@ _EOS: dict[str, Callable[[Want], str | None]] = {
     "ecn": _eos_ecn,
     "scheduler": _eos_scheduler,
     "trust": _port_block("interface", "qos trust dscp"),
-    "mtu": _port_block("interface", "mtu {mtu}"),
+    "mtu": lambda want: _port_block("interface", ("l2 " if want.switched else "") + "mtu {mtu}")(
+        want
+    ),
 }
 
 
@@ -284,6 +290,69 @@ def _host(setting: str, want: Want) -> str | None:
     return write(want) if write else None
 
 
+# ---- PFC009: PFC on where intent runs RoCE lossy: turn it off for the RoCE priority ------------
+
+
+def _priorities(value: object) -> list[int]:
+    return [p for p in value if isinstance(p, int)] if isinstance(value, list) else []
+
+
+def _eos_pfc_off(want: Want, stop: list[int]) -> str:
+    block = f"interface {want.port}" if want.port else _eos_block(want)
+    lines = [f"   no priority-flow-control priority {p}" for p in stop]
+    if not _priorities(want.expected):
+        lines.append("   no priority-flow-control")
+    return "\n".join([block, *lines])
+
+
+def _nxos_pfc_off(want: Want, stop: list[int]) -> str:
+    policy = want.one("network-qos-policy-map", "<the system network-qos policy>")
+    lines = [f"policy-map type network-qos {policy}"]
+    for p in stop:
+        lines += [f"  class type network-qos c-8q-nq{p}", f"    no pause pfc-cos {p}"]
+    return "\n".join(lines)
+
+
+def _junos_pfc_off(want: Want, stop: list[int]) -> str | None:
+    roce = want.intent.roce
+    if roce is None:
+        return None
+    profile = want.one("congestion-notification-profile", "<profile>")
+    return (
+        f"delete class-of-service congestion-notification-profile {profile} input dscp "
+        f"code-point {roce.dscp[0]:06b} pfc"
+    )
+
+
+def _sonic_pfc_off(want: Want, stop: list[int]) -> str:
+    keep = ",".join(str(p) for p in _priorities(want.expected))
+    return f'PORT_QOS_MAP|{want.port or "<port>"}: "pfc_enable": "{keep}"'
+
+
+def _cumulus_pfc_off(want: Want, stop: list[int]) -> str:
+    keep = ",".join(str(p) for p in _priorities(want.expected))
+    if keep:
+        return f"nv set qos pfc default-global switch-priority {keep}"
+    return "nv unset qos pfc default-global"
+
+
+_PFC_OFF: dict[str, Callable[[Want, list[int]], str | None]] = {
+    "eos": _eos_pfc_off,
+    "nxos": _nxos_pfc_off,
+    "junos": _junos_pfc_off,
+    "sonic": _sonic_pfc_off,
+    "cumulus": _cumulus_pfc_off,
+}
+
+
+def _pfc_off(finding: Finding, state: DeviceState, want: Want) -> str | None:
+    """PFC009 on a switch: PFC off for the priorities the finding says must not pause (its
+    `actual` lossless list less `expected`), in the platform's syntax."""
+    stop = [p for p in _priorities(finding.actual) if p not in _priorities(want.expected)]
+    write = _PFC_OFF.get(state.platform)
+    return write(want, stop) if write is not None and stop else None
+
+
 _BY_PLATFORM: dict[str, Callable[[str, Want], str | None]] = {
     "eos": _eos,
     "nxos": _nxos,
@@ -308,6 +377,8 @@ def hint(finding: Finding, state: DeviceState | None, intent: Profile | None) ->
         return f"cma_roce_tos -d {hca} -t {tos}"
     if finding.rule == "PFC009" and state.is_host:  # lossy RoCE: PFC off on the NIC
         return f"mlnx_qos -i {want.port or '<netdev>'} --pfc 0,0,0,0,0,0,0,0"
+    if finding.rule == "PFC009":
+        return _pfc_off(finding, state, want)
     write = _BY_PLATFORM.get(state.platform)
     if setting is None or write is None:
         return None

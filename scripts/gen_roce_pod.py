@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` and `fabriclint` importable
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import examples, roce_pod_bench  # noqa: E402
+from benchmarks import examples, roce_pod_bench, roce_pod_l2  # noqa: E402
 from benchmarks.examples import Fault, set_fields  # noqa: E402
 from benchmarks.fabricgen import Fabric, FabricSpec, build_fabric, snapshot_devices  # noqa: E402
 from benchmarks.lldp_outputs import lldp_outputs  # noqa: E402
@@ -237,7 +237,7 @@ def with_lldp(fab: Fabric, cables: list[tuple[str, str]]) -> dict[str, tuple[str
 
 def write(snapshots: Path) -> None:
     """(Re)write the snapshots under `snapshots`: baseline (with LLDP), broken, lldp-miscabled,
-    and the counter snapshots (bench-*)."""
+    svi-mtu-faults (benchmarks/roce_pod_l2.py) and the counter snapshots (bench-*)."""
     fab = baseline()
     examples.write_pair(
         snapshots, with_lldp(fab, fab.links), snapshot_devices(broken()), faults_markdown()
@@ -247,6 +247,7 @@ def write(snapshots: Path) -> None:
         shutil.rmtree(target)
     write_snapshot(target, with_lldp(fab, miscabled(fab)), source="candidate")
     (target / "FAULTS.md").write_text(MISCABLED_MD, encoding="utf-8")
+    roce_pod_l2.write(snapshots, with_lldp(fab, fab.links))
     roce_pod_bench.write(snapshots)
 
 

@@ -43,6 +43,10 @@ class SmOption(_Model):
     """Line of the (last) occurrence; None for a default."""
     reset: str | None = None
     """Why OpenSM does not use the written value as written (IB006); None when it does."""
+    build: str | None = None
+    """The OpenSM build the written value needs (`nvidia`: a routing engine of NVIDIA's OpenSM,
+    platforms/opensm_keys.py BUILDS), kept as the value: upstream OpenSM skips it and uses
+    minhop, which IB006 reports unless the policy declares that build. None otherwise."""
     redacted: bool = False
     """True when the collector replaced a secret with a redaction marker (value unknown, set)."""
 
@@ -416,3 +420,6 @@ class IbIntent(Strict):
     """HCA port expectations (hosts)."""
     partitions: dict[str, PartitionIntent] | None = None
     """Partitions by name that the SM nodes must define."""
+    tenants: list[str] | None = None
+    """Tenants that share the fabric (names, e.g. `[team-a, team-b]`): declared, the partitions
+    must keep them apart (IB011: not every partition may make every HCA a full member)."""

@@ -207,6 +207,18 @@ class Interface(Located):
     """Per-port QoS that overrides the device-wide configuration field by field."""
     profiles: list[str] = Field(default_factory=list)
     """Names of QoS profiles/policies applied to the port."""
+    vlans: list[int] | Literal["all"] | None = None
+    """VLANs this layer-2 port carries, sorted: its access VLAN, the VLANs its trunk allows
+    (`"all"` for a trunk with no allowed list), its VLAN memberships (SONiC `VLAN_MEMBER`).
+    None for a routed port and for a switched port whose input names no VLAN."""
+    svi_vlan: int | None = None
+    """The VLAN a VLAN interface (SVI, `interface Vlan10`) routes; None for other ports."""
+    parent: str | None = None
+    """The port a routed sub-interface rides on (`Ethernet1/1` for `Ethernet1/1.100`), as
+    this device names its interfaces; None for other ports."""
+    channel: str | None = None
+    """The port-channel (LAG, bond, `ae`) this port is a member of, as this device names that
+    interface (`Port-Channel10`); None when it is in none."""
 
 
 class RdmaPort(Located):

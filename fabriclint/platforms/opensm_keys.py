@@ -10,7 +10,8 @@ with `opensm -c` of opensm 3.3.23 (Debian bookworm). Types decide how a value is
     str     taken as written; `(null)` means unset
     mask256 / cct / ca_cong / cct_list   congestion-control encodings, kept as written
 
-NVIDIA's OpenSM (MLNX_OFED, DOCA, UFM) knows more keys; list them in IB007's `extra_keys` option.
+NVIDIA's OpenSM (MLNX_OFED, DOCA, UFM) knows more keys and routing engines (BUILDS below: declare
+the build with IB006/IB007's `build` option); list others in IB007's `extra_keys` option.
 """
 
 from __future__ import annotations
@@ -232,6 +233,29 @@ ROUTING_ENGINES: frozenset[str] = frozenset(
 )
 """Names `routing_engine` accepts (compared case-insensitively); `no_fallback` stops OpenSM from
 falling back to minhop when every listed engine fails."""
+
+
+@dataclass(frozen=True)
+class Build:
+    """What an OpenSM build knows beyond upstream 3.3.23's keys and routing engines."""
+
+    routing_engines: frozenset[str]
+    """Extra names `routing_engine` accepts (lower case)."""
+    key_patterns: tuple[str, ...]
+    """Extra opensm.conf keys, as shell patterns."""
+
+
+BUILDS: dict[str, Build] = {
+    "upstream": Build(frozenset(), ()),
+    # NVIDIA's OpenSM (MLNX_OFED, DOCA OFED, UFM): adaptive-routing variants of updn, ftree and
+    # torus, and pqft (NVIDIA UFM / OpenSM user manuals, "Routing Algorithms"); its
+    # adaptive-routing (`ar_*`) and virtualization (`virt_*`) keys.
+    "nvidia": Build(frozenset({"ar_updn", "ar_ftree", "ar_torus", "pqft"}), ("ar_*", "virt_*")),
+}
+"""OpenSM builds a policy can declare (IB006 and IB007 option `build`)."""
+
+NVIDIA_ROUTING_ENGINES: frozenset[str] = BUILDS["nvidia"].routing_engines
+"""Routing engines only NVIDIA's OpenSM knows: upstream skips them and falls back to minhop."""
 
 CONSOLES = frozenset({"off", "local", "loopback", "socket"})
 PART_ENFORCE = frozenset({"both", "in", "out", "off"})

@@ -10,12 +10,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import Any, Literal
 
 from fabriclint.models.finding import Finding
-from fabriclint.models.ib import QosTables, SmConfig
+from fabriclint.models.ib import QosTables, SmConfig, SmOption
 from fabriclint.models.state import DeviceState
-from fabriclint.platforms.opensm_keys import KEYS
+from fabriclint.platforms.opensm_keys import BUILDS, KEYS, ROUTING_ENGINES
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.ib_fleet import active_sms, conf, conf_object, infiniband, master, sm_nodes
 from fabriclint.rules.scope import StrictOptions
@@ -99,7 +99,7 @@ def _is_default(sm: SmConfig, key: str, default: int) -> bool:
 # ---- IB006 ---------------------------------------------------------------------------------------
 
 
-class OpensmValueReset(Rule[NoOptions]):
+class OpensmValueReset(Rule["OpensmValueReset.Options"]):
     """opensm.conf holds a value OpenSM silently replaces (or reads differently than written).
 
     OpenSM never refuses a value: `lmc 8` becomes 0, `sm_priority 16` becomes 0,
@@ -110,20 +110,42 @@ class OpensmValueReset(Rule[NoOptions]):
     missing SLs go to VL 0, extra ones are dropped), more than 64 arbitration entries, entries
     OpenSM cannot read. `expected` holds the value OpenSM uses, `actual` what is written.
 
-    Options: none.
+    Routing engines are judged by the OpenSM build the SM nodes run (option `build`): upstream
+    OpenSM 3.3.23 knows minhop, updn, dnup, file, ftree, lash, dor, torus-2qos, nue, dfsssp and
+    sssp; NVIDIA's OpenSM (MLNX_OFED, DOCA, UFM; its user manual, "Routing Algorithms") also
+    ar_updn, ar_ftree, ar_torus and pqft. A name neither knows is accepted when listed in
+    `routing_engines`.
 
-    Fails: `lmc 8` (OpenSM uses 0). Passes: `lmc 2`.
+    Options:
+        build: `upstream` (default) or `nvidia`, the OpenSM the SM nodes run.
+        routing_engines: further routing engine names your build knows.
+
+    Fails: `lmc 8` (OpenSM uses 0); `routing_engine ar_updn` with the default build (upstream
+    OpenSM skips it and routes with minhop).
+
+    Passes: `lmc 2`; `routing_engine ar_updn` with `build: nvidia`.
     """
+
+    class Options(StrictOptions):
+        """Options of IB006."""
+
+        build: Literal["upstream", "nvidia"] = "upstream"
+        """The OpenSM build of the SM nodes (platforms/opensm_keys.py BUILDS)."""
+        routing_engines: list[str] = []
+        """Routing engine names the build knows beyond upstream's (and NVIDIA's, with `nvidia`)."""
 
     code = "IB006"
     name = "opensm-value-reset"
     severity = "error"
     summary = "opensm.conf holds a value OpenSM silently replaces with another"
+    options_model = Options
 
     def check(self, ctx: Context) -> Iterator[Finding]:
         for state in sm_nodes(ctx):
             sm = conf(state)
             for key, opt in sm.options.items():
+                if key == "routing_engine" and self._engines_known(opt):
+                    continue
                 if opt.reset is not None:
                     yield self.finding(
                         state.name,
@@ -134,9 +156,36 @@ class OpensmValueReset(Rule[NoOptions]):
                         actual=opt.written,
                         source=opt.source,
                     )
+                elif opt.build is not None:
+                    yield self._other_build(state.name, opt)
             if sm.flag("qos"):
                 for tables in sm.tables.values():
                     yield from self._shape(state.name, tables)
+
+    def _engines_known(self, opt: SmOption) -> bool:
+        """Whether every written routing engine is one the declared build knows."""
+        if opt.written is None:
+            return True
+        known = ROUTING_ENGINES | BUILDS[self.options.build].routing_engines
+        known |= {name.lower() for name in self.options.routing_engines}
+        names = [n.strip().lower() for n in opt.written.split(",") if n.strip()]
+        return all(name in known for name in names)
+
+    def _other_build(self, device: str, opt: SmOption) -> Finding:
+        """A value of another build (NVIDIA's routing engines) on the declared one."""
+        names = [n.strip() for n in (opt.written or "").split(",") if n.strip()]
+        used = ",".join(n for n in names if n.lower() in ROUTING_ENGINES) or "minhop"
+        return self.finding(
+            device,
+            conf_object(opt.key),
+            f"infiniband.sm.{opt.key}",
+            f"{opt.key} {opt.written}: a routing engine of {opt.build} OpenSM; upstream OpenSM "
+            f"skips it and uses {used} (if the SM runs {opt.build}'s OpenSM, declare "
+            f"`build: {opt.build}` in {self.code}'s options)",
+            expected=used,
+            actual=opt.written,
+            source=opt.source,
+        )
 
     def _shape(self, device: str, tables: QosTables) -> Iterator[Finding]:
         problems: list[tuple[str, str]] = []
@@ -168,9 +217,11 @@ class OpensmUnknownKey(Rule["OpensmUnknownKey.Options"]):
     Usually a typo (`routing_engines`, `ignore_other_sms`) whose intended setting silently stays
     at its default, or a key from another OpenSM build. The key set is upstream OpenSM 3.3.23's
     (every key `opensm -c` writes); NVIDIA's OpenSM (MLNX_OFED, UFM) knows more: list those in
-    `extra_keys`. The finding suggests the closest known key.
+    `extra_keys`, or declare `build: nvidia` (its adaptive-routing `ar_*` and virtualization
+    `virt_*` keys). The finding suggests the closest known key.
 
     Options:
+        build: `upstream` (default) or `nvidia`, the OpenSM the SM nodes run.
         extra_keys: key patterns (shell style, e.g. `ar_*`) your OpenSM build also knows.
 
     Fails: `routing_engines ftree` (routing stays minhop). Passes: `routing_engine ftree`.
@@ -179,6 +230,8 @@ class OpensmUnknownKey(Rule["OpensmUnknownKey.Options"]):
     class Options(StrictOptions):
         """Options of IB007."""
 
+        build: Literal["upstream", "nvidia"] = "upstream"
+        """The OpenSM build of the SM nodes: `nvidia` also knows its `ar_*` and `virt_*` keys."""
         extra_keys: list[str] = []
         """Key patterns (fnmatch) that your OpenSM build knows in addition to upstream's."""
 
@@ -191,7 +244,8 @@ class OpensmUnknownKey(Rule["OpensmUnknownKey.Options"]):
     def check(self, ctx: Context) -> Iterator[Finding]:
         for state in sm_nodes(ctx):
             for item in conf(state).unknown:
-                if any(fnmatchcase(item.key, p) for p in self.options.extra_keys):
+                patterns = (*BUILDS[self.options.build].key_patterns, *self.options.extra_keys)
+                if any(fnmatchcase(item.key, p) for p in patterns):
                     continue
                 close = difflib.get_close_matches(item.key, list(KEYS), n=1)
                 hint = f"; did you mean '{close[0]}'?" if close else ""

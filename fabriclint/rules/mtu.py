@@ -1,4 +1,5 @@
-"""MTU rules: both ends of a cable, host against switch, the RDMA path MTU, lossless classes.
+"""MTU rules: both ends of a cable, host against switch, the RDMA path MTU, lossless classes,
+SVIs and sub-interfaces against the ports carrying them, port-channel members.
 
 These rules read `Interface.mtu` as the IP (layer-3) MTU, Ethernet header not counted: EOS `mtu`
 on a routed port, `ip link` mtu on a host. A parser for a platform whose MTU counts the header
@@ -7,6 +8,7 @@ on a routed port, `ip link` mtu on a host. A parser for a platform whose MTU cou
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from fabriclint import platforms
 from fabriclint.models.finding import Finding
 from fabriclint.models.resolve import lossless_priorities, priority_queue
-from fabriclint.models.state import DeviceState
+from fabriclint.models.state import DeviceState, Interface
 from fabriclint.models.types import RoceMtu
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.helpers import host_nics, hosts
@@ -296,9 +298,172 @@ def _lossless_class_mtus(ctx: Context, state: DeviceState) -> dict[int, tuple[in
     return out
 
 
+# ---- MTU005 -------------------------------------------------------------------------------------
+
+
+def _carries(iface: Interface, vlan: int) -> bool:
+    """Whether a switched port carries `vlan` (a port-channel member carries it through its
+    channel, which is the port judged)."""
+    if iface.channel is not None or iface.vlans is None:
+        return False
+    return iface.vlans == "all" or vlan in iface.vlans
+
+
+def _carrier(state: DeviceState, svi: Interface) -> Interface | None:
+    """The smallest-MTU port that carries an SVI's VLAN or that a sub-interface rides on;
+    None when no such port with a known MTU is in the state."""
+    if svi.parent is not None:
+        parent = state.interfaces.get(svi.parent)
+        return parent if parent is not None and parent.mtu is not None else None
+    vlan = svi.svi_vlan
+    ports = [
+        i
+        for i in state.interfaces.values()
+        if vlan is not None and i.mtu is not None and _carries(i, vlan)
+    ]
+    return min(ports, key=lambda i: (i.mtu or 0, i.name), default=None)
+
+
+class SviMtuAboveCarrier(Rule[NoOptions]):
+    """A VLAN interface (SVI) or routed sub-interface has a larger MTU than a port carrying it.
+
+    An SVI sends packets up to its own MTU onto every trunk, access port or peer-link that
+    carries its VLAN; a port with a smaller MTU drops the larger frames silently (RoCE sets
+    don't-fragment), so a RoCE-over-VLAN or MLAG design loses every full-size packet on that one
+    port while pings pass. The same holds for a sub-interface (`Ethernet1/1.100`) above its
+    parent port. Compared: the SVI's MTU against the smallest MTU of the switched ports whose
+    VLAN list (access VLAN, trunk allowed VLANs, SONiC `VLAN_MEMBER`) holds its VLAN (a
+    port-channel stands for its members), or a sub-interface's against its parent's, both as
+    the platform reports them (EOS: switched ports 9214, SVIs 1500 by default; NX-OS: 1500;
+    SONiC: 9100; Cumulus: 9216). EOS, NX-OS, SONiC and Cumulus (NVUE bridge domains, `vlanN`
+    SVIs) record VLAN membership; Junos VLANs and `irb` units are not modeled yet, so the rule
+    does not see Junos SVIs.
+
+    Arista EOS "Ethernet Ports: MTU" (`l2 mtu`, `mtu`); Cisco Nexus 9000 "Configuring Layer 2
+    Interfaces: MTU" (the SVI MTU must not exceed the layer-2 MTU of its ports).
+
+    Options: none.
+
+    Fails (EOS):
+        interface Port-Channel10 / switchport mode trunk / switchport trunk allowed vlan 10
+        / l2 mtu 1500, and interface Vlan10 / mtu 9000.
+
+    Passes: the trunk at its default 9214, or the SVI at mtu 1500.
+    """
+
+    code = "MTU005"
+    name = "svi-mtu-above-carrier"
+    severity = "error"
+    summary = "an SVI or sub-interface has a larger MTU than a port that carries it"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for name in sorted(ctx.states):
+            state = ctx.states[name]
+            if state.kind != "switch":
+                continue
+            for iface in sorted(state.interfaces.values(), key=lambda i: i.name):
+                if iface.mtu is None or (iface.svi_vlan is None and iface.parent is None):
+                    continue
+                carrier = _carrier(state, iface)
+                if carrier is not None and carrier.mtu is not None and carrier.mtu < iface.mtu:
+                    yield self._finding(state, iface, carrier)
+
+    def _finding(self, state: DeviceState, iface: Interface, carrier: Interface) -> Finding:
+        what = "its parent port" if iface.parent is not None else f"VLAN {iface.svi_vlan} on"
+        return self.finding(
+            state.name,
+            f"interface {iface.name}",
+            f"interfaces.{iface.name}.mtu",
+            f"{iface.name} has MTU {iface.mtu} but {what} {carrier.name} has MTU "
+            f"{carrier.mtu}: larger packets are dropped there",
+            expected=carrier.mtu,
+            actual=iface.mtu,
+            source=iface.src("mtu"),
+        )
+
+
+# ---- MTU006 -------------------------------------------------------------------------------------
+
+
+def _channels(state: DeviceState) -> dict[str, list[Interface]]:
+    """Port-channel name -> its members with a known MTU, in name order."""
+    out: dict[str, list[Interface]] = {}
+    for iface in sorted(state.interfaces.values(), key=lambda i: i.name):
+        if iface.channel is not None and iface.mtu is not None:
+            out.setdefault(iface.channel, []).append(iface)
+    return out
+
+
+def _reference_mtu(state: DeviceState, channel: str, members: list[Interface]) -> int:
+    """The port-channel's own MTU, else (no port-channel in the state) its members' most common
+    MTU, the larger on a tie: the odd member out is the one reported."""
+    own = state.interfaces.get(channel)
+    if own is not None and own.mtu is not None:
+        return own.mtu
+    counts = Counter(m.mtu for m in members if m.mtu is not None)
+    return max(counts, key=lambda mtu: (counts[mtu], mtu))
+
+
+class PortChannelMemberMtu(Rule[NoOptions]):
+    """A port-channel member's MTU differs from the port-channel's (or from the other members').
+
+    A LAG hashes each flow onto one member: with one member at a smaller MTU, only the flows
+    hashed onto it lose their large packets, an intermittent fault that follows the hash, not a
+    port. Most platforms copy the port-channel's MTU to its members; a member whose own `mtu`
+    or `l2 mtu` line (or operational MTU) differs is suspended or, worse, bundled. Compared:
+    each member's MTU with the port-channel's, or with the members' most common MTU when the
+    port-channel itself is not in the state. Membership: EOS and NX-OS `channel-group`,
+    NX-OS `show interface` "Belongs to", SONiC `PORTCHANNEL_MEMBER`, Cumulus NVUE `bond member`
+    (a member without its own MTU runs the bond's), Junos `802.3ad aeN` (a member always runs
+    the bundle's MTU, so Junos never differs).
+
+    Arista EOS "Port Channels and LACP" (members must share the port-channel's MTU); Cisco Nexus
+    9000 "Configuring Port Channels: Compatibility Requirements" (MTU).
+
+    Options: none.
+
+    Fails (NX-OS):
+        interface port-channel10 / mtu 9216, and interface Ethernet1/49 / channel-group 10
+        / mtu 1500.
+
+    Passes: the member without its own `mtu` line (it follows the port-channel's 9216).
+    """
+
+    code = "MTU006"
+    name = "port-channel-member-mtu"
+    severity = "error"
+    summary = "a port-channel member's MTU differs from the port-channel's"
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for name in sorted(ctx.states):
+            state = ctx.states[name]
+            if state.kind != "switch":
+                continue
+            for channel, members in _channels(state).items():
+                reference = _reference_mtu(state, channel, members)
+                for member in members:
+                    if member.mtu != reference:
+                        yield self._finding(state, channel, member, reference)
+
+    def _finding(self, state: DeviceState, channel: str, member: Interface, mtu: int) -> Finding:
+        whose = "the port-channel's" if channel in state.interfaces else "the other members'"
+        return self.finding(
+            state.name,
+            f"interface {member.name}",
+            f"interfaces.{member.name}.mtu",
+            f"{member.name} has MTU {member.mtu} but {channel}, which it is a member of, has "
+            f"{mtu} ({whose}): flows hashed onto it lose their large packets",
+            expected=mtu,
+            actual=member.mtu,
+            source=member.src("mtu"),
+        )
+
+
 RULES: list[type[Rule[Any]]] = [
     LinkMtuMismatch,
     HostMtuExceedsSwitch,
     RoceMtuTooSmall,
     LosslessClassMtuSmaller,
+    SviMtuAboveCarrier,
+    PortChannelMemberMtu,
 ]

@@ -19,6 +19,7 @@ from fabriclint.parsers.cumulus.layers import (
     stack,
     to_qos,
 )
+from fabriclint.parsers.kit.vlans import svi_vlan
 
 _PHYSICAL = re.compile(r"swp\d+(?:s\d+)?", re.ASCII)
 _NUMBERED = re.compile(r"(.*?)(\d+)(?:s(\d+))?", re.ASCII)
@@ -58,6 +59,8 @@ class Builder:
             ("admin_up", port.admin_up),
             ("speed_mbps", port.speed),
             ("routed", port.routed),
+            ("vlans", port.vlans),
+            ("channel", port.channel),
         ):
             if value is not None:
                 values[field], sources[field] = value
@@ -65,6 +68,7 @@ class Builder:
         if port.uses:
             sources["profiles"] = next(iter(port.uses.values()))[1]
         qos = self.port_qos(port) if _PHYSICAL.fullmatch(port.name) else self.no_pfc()
+        values["svi_vlan"] = svi_vlan(port.name, "vlan")
         return Interface(name=port.name, qos=qos, profiles=profiles, sources=sources, **values)
 
     def no_pfc(self) -> QosConfig:

@@ -10,6 +10,7 @@ from fabriclint.models.common import Source
 from fabriclint.models.state import InputProblem
 from fabriclint.parsers.cumulus.layers import At, Parts
 from fabriclint.parsers.kit.draft import BaseDraft
+from fabriclint.parsers.kit.vlans import Vlans
 
 # Kinds of the named profiles (NVUE profiles, traffic.conf port groups). QOS006 checks kinds
 # containing "profile"; the ones below the line only feed definitions/references.
@@ -41,6 +42,10 @@ class PortDraft:
     """Profile kind -> (profile name, where the port is attached to it)."""
     watchdog: At[bool] | None = None
     """PFC watchdog turned on/off on this port."""
+    vlans: At[Vlans] | None = None
+    """VLANs a bridge port carries (NVUE `bridge: domain:`)."""
+    channel: At[str] | None = None
+    """The bond this port is a member of (NVUE `bond: member:`)."""
 
 
 @dataclass

@@ -8,10 +8,12 @@ import re
 from fabriclint.models.common import Source, source_at
 from fabriclint.parsers.cumulus import draft as kinds
 from fabriclint.parsers.cumulus.draft import Draft, PortDraft
+from fabriclint.parsers.cumulus.nvue_l2 import bridge_domains, inherit_bond_mtu, read_l2
 from fabriclint.parsers.cumulus.nvue_qos import read_qos
 from fabriclint.parsers.cumulus.text import load
 from fabriclint.parsers.cumulus.tokens import expand_ports, on_off, speed_mbps, to_int
 from fabriclint.parsers.cumulus.tree import Item
+from fabriclint.parsers.kit.vlans import Vlans
 
 # Top-level keys of an NVUE configuration tree (any one makes a mapping look like NVUE).
 TOP_KEYS = frozenset(
@@ -98,14 +100,16 @@ def _read_tree(draft: Draft, file: str, tree: Item) -> None:
         draft.facts["hostname"] = str(hostname.value)
     interfaces = tree.get("interface")
     if interfaces is not None:
+        domains = bridge_domains(tree)
         for spec, body in interfaces.items():
-            _interface(draft, file, spec, body)
+            _interface(draft, file, spec, body, domains)
+        inherit_bond_mtu(draft)
     qos = tree.get("qos")
     if qos is not None:
         read_qos(draft, file, qos)
 
 
-def _interface(draft: Draft, file: str, spec: str, body: Item) -> None:
+def _interface(draft: Draft, file: str, spec: str, body: Item, domains: dict[str, Vlans]) -> None:
     names = expand_ports(spec)
     src = source_at(file, body.line)
     if names is None:
@@ -122,6 +126,7 @@ def _interface(draft: Draft, file: str, spec: str, body: Item) -> None:
         written = link is not None and link.get("mtu") is not None
         if port.mtu is None and not written and name.startswith(_JUMBO_PORTS):
             port.mtu = (DEFAULT_MTU, source_at(file))
+        read_l2(draft, file, port, body, domains)
 
 
 def _link(draft: Draft, file: str, port: PortDraft, link: Item | None) -> None:

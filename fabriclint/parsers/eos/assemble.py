@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fabriclint.models.common import Source
 from fabriclint.models.state import DeviceState, Interface, QosConfig, Trust, Unparsed
 from fabriclint.parsers.eos.draft import At, Draft, Layer, Lined
 from fabriclint.parsers.eos.qos import device_qos, merge, port_qos
 from fabriclint.parsers.eos.show import ShownInterface
 from fabriclint.parsers.eos.tokens import is_time_unit
+from fabriclint.parsers.kit.vlans import svi_vlan
 
 # Layer fields that make an interface's QoS its own rather than purely inherited.
 OWN_QOS_FIELDS = ("trust", "pfc_on", "wd_on", "wd_detect", "wd_restore", "wd_action", "policy")
@@ -79,8 +82,26 @@ def build_interface(draft: Draft, layer: Layer, shown: ShownInterface | None) ->
         routed=routed,
         qos=_port_qos(draft, layers, profile[0] if profile else None, trust, speed),
         profiles=_profiles((profile, policy), sources),
+        **_topology(draft, layer, routed, sources),
         sources=sources,
     )
+
+
+def _topology(
+    draft: Draft, layer: Layer, routed: bool, sources: dict[str, Source]
+) -> dict[str, Any]:
+    """VLANs carried (switched ports), the SVI's VLAN, a sub-interface's parent, the channel."""
+    base, dot, _ = layer.name.partition(".")
+    out: dict[str, Any] = {
+        "svi_vlan": svi_vlan(layer.name),
+        "parent": base if dot else None,
+        "channel": None if layer.channel_group is None else f"Port-Channel{layer.channel_group}",
+    }
+    carried = None if routed or dot else layer.l2.carried()
+    if carried is not None and layer.l2.line is not None:
+        out["vlans"] = carried
+        sources["vlans"] = draft.at(layer.l2.line)
+    return out
 
 
 def _last(layers: list[Layer], name: str) -> At[str] | None:

@@ -8,6 +8,7 @@ from typing import TypeVar
 from fabriclint.models.common import Source
 from fabriclint.models.state import PfcWatchdog, QosConfig, QueueConfig, Trust
 from fabriclint.parsers.kit.draft import BaseDraft
+from fabriclint.parsers.kit.vlans import L2Port
 
 T = TypeVar("T")
 
@@ -47,6 +48,8 @@ class Layer:
     routed: At[bool] | None = None
     speed: Lined | None = None
     channel_group: int | None = None
+    l2: L2Port = field(default_factory=L2Port)
+    """`switchport mode|access vlan|trunk allowed vlan` (interfaces only)."""
 
 
 # Fields merged "last layer wins" when a profile and an interface both set them.

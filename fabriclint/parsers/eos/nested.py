@@ -92,6 +92,12 @@ def _switchport(
 ) -> None:
     if len(words) == 1:
         layer.routed = (neg, draft.at(line))
+    elif neg and words[1:3] == ["trunk", "allowed"]:
+        layer.l2.trunk = None
+    elif not neg:
+        # VLAN statements (MTU005 follows them); other forms (`trunk group`, `native vlan`) are
+        # not QoS and not reported
+        layer.l2.apply(words[1:], line)
 
 
 def _speed(draft: Draft, layer: Layer, words: list[str], neg: bool, text: str, line: int) -> None:

@@ -111,6 +111,8 @@ def _interface(
         routed=routed,
         qos=builder.port(cos, routed if is_data_port(name) or cos is not None else None),
         profiles=_profiles(d, cos, sources),
+        # an `ae` member: Junos gives it the bundle's MTU (its own `mtu` is not used)
+        channel=port.bundle.value if port is not None and port.bundle else None,
         sources=sources,
     )
 

@@ -7,6 +7,7 @@ from typing import ClassVar, TypeVar
 
 from fabriclint.models.state import EcnConfig, QosConfig
 from fabriclint.parsers.kit.draft import BaseDraft
+from fabriclint.parsers.kit.vlans import L2Port
 
 T = TypeVar("T")
 
@@ -85,6 +86,8 @@ class Applied:
     routed: Lined[bool] | None = None
     speed: Lined[int] | None = None
     channel_group: int | None = None
+    l2: L2Port = field(default_factory=L2Port)
+    """`switchport mode|access vlan|trunk allowed vlan`."""
 
 
 @dataclass(slots=True)

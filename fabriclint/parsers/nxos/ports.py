@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from fabriclint.models.common import Source
 from fabriclint.models.state import Interface, QosConfig
+from fabriclint.parsers.kit.vlans import svi_vlan
 from fabriclint.parsers.nxos.draft import QOS, QUEUING, Applied, Draft, Lined
 from fabriclint.parsers.nxos.qos import NetQos
 from fabriclint.parsers.nxos.show import ShownInterface
@@ -38,6 +39,7 @@ def build_interfaces(
         iface = _interface(draft, layers, shown.get(name), class_mtu, net)
         iface.qos = qos_of(layers)
         iface.profiles = _profiles(layers, iface.sources, draft)  # sources: the model's own dict
+        _topology(draft, scope, shown.get(name), iface)
         out[name] = iface
     for name, seen in shown.items():
         if name not in out:
@@ -52,6 +54,21 @@ def _parent(draft: Draft, scope: Applied, shown: ShownInterface | None) -> Appli
     if shown is not None and shown.member_of is not None:
         return draft.interfaces.get(shown.member_of)
     return None
+
+
+def _topology(draft: Draft, scope: Applied, shown: ShownInterface | None, iface: Interface) -> None:
+    """VLANs carried (switched ports), the SVI's VLAN, a sub-interface's parent, the channel."""
+    base, dot, _ = scope.name.partition(".")
+    iface.svi_vlan = svi_vlan(scope.name)
+    iface.parent = base if dot else None
+    if scope.channel_group is not None:
+        iface.channel = f"port-channel{scope.channel_group}"
+    elif shown is not None:
+        iface.channel = shown.member_of
+    carried = None if iface.routed or dot else scope.l2.carried()
+    if carried is not None and scope.l2.line is not None:
+        iface.vlans = carried
+        iface.mark("vlans", draft.at(scope.l2.line))
 
 
 def _interface(

@@ -231,6 +231,14 @@ def _if_switchport(
 ) -> None:
     if len(words) == 1:
         _set(scopes, "routed", (neg, line))
+    elif neg and words[1:3] == ["trunk", "allowed"]:
+        for scope in scopes:
+            scope.l2.trunk = None
+    elif not neg:
+        # VLAN statements (MTU005 follows them); other forms (`trunk native vlan`) are not QoS
+        # and not reported
+        for scope in scopes:
+            scope.l2.apply(words[1:], line)
 
 
 def _if_speed(

@@ -14,6 +14,7 @@ from fabriclint.models.ib import OptionValue, SmOption
 from fabriclint.platforms.opensm_keys import (
     CONSOLES,
     DATA_VLS_BY_OP_VLS,
+    NVIDIA_ROUTING_ENGINES,
     PART_ENFORCE,
     QOS_PREFIXES,
     ROUTING_ENGINES,
@@ -157,6 +158,9 @@ def _routing_engine(opts: Options) -> None:
     names = [n.strip() for n in opt.value.split(",") if n.strip()]
     known = [n for n in names if n.lower() in ROUTING_ENGINES]
     if len(known) == len(names):
+        return
+    if all(n.lower() in ROUTING_ENGINES | NVIDIA_ROUTING_ENGINES for n in names):
+        opt.build = "nvidia"  # what NVIDIA's OpenSM runs; IB006 judges it by the declared build
         return
     unknown = ", ".join(n for n in names if n not in known)
     used = ",".join(known) or None

@@ -9,6 +9,7 @@ from fabriclint.models.state import DeviceState, Interface, QosConfig, QueueConf
 from fabriclint.parsers.kit.common import is_digits
 from fabriclint.parsers.sonic.buffer import Buffers, read_buffers
 from fabriclint.parsers.sonic.draft import Draft
+from fabriclint.parsers.sonic.l2 import add_l2
 from fabriclint.parsers.sonic.maps import read_maps
 from fabriclint.parsers.sonic.pfc import Watchdogs, port_pfc, read_watchdogs
 from fabriclint.parsers.sonic.qos import (
@@ -80,6 +81,7 @@ def build_state(name: str, draft: Draft, tables: Tables) -> DeviceState:
         iface = _interface(ctx, port, line, routed.get(port))
         iface.qos = _port_qos(ctx, port, entries.get(port))
         state.interfaces[port] = iface
+    add_l2(state, draft, tables)
     _facts(state, tables)
     _blocks(draft, tables)
     draft.flush()
