@@ -11,7 +11,8 @@ import typer
 from fabriclint.cli.errors import fail
 
 app = typer.Typer(
-    help="Snapshots from other collectors, and checksums after an edit.", no_args_is_help=True
+    help="Snapshots from other collectors, merged host folders, and checksums after an edit.",
+    no_args_is_help=True,
 )
 
 
@@ -104,3 +105,26 @@ def rehash(
     for line in result.unlisted:
         typer.echo(f"not in the manifest (left out): {line}", err=True)
     typer.echo(f"{snapshot}: {len(result.changed)} checksum(s) updated")
+
+
+@app.command("merge")
+def merge(
+    out: Path = typer.Argument(..., help="Snapshot folder to create.", metavar="OUT"),
+    sources: list[Path] = typer.Argument(
+        ...,
+        help="Snapshots, host folders (`host snapshot`) or folders of host folders.",
+        metavar="SOURCE...",
+    ),
+) -> None:
+    """Merge snapshots and `host snapshot` folders into one new snapshot (a device in two
+    sources, or a file changed since it was written, is refused)."""
+    from fabriclint.hostsnap import merge as run_merge
+    from fabriclint.snapshot import SnapshotError
+
+    try:
+        merged = run_merge(out, list(sources))
+    except SnapshotError as exc:
+        raise fail([str(exc)]) from None
+    except OSError as exc:
+        raise fail([f"{out}: cannot write: {exc.strerror or exc}"]) from None
+    typer.echo(f"wrote {merged.path}: {len(merged.devices)} devices")
