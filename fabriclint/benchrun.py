@@ -43,6 +43,7 @@ from fabriclint.engine import (
     parse_snapshot,
     run_check,
 )
+from fabriclint.hostsnap import merge
 from fabriclint.loaders.fabric import Fabric, load_fabric
 from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.nccl import NcclRun
@@ -50,9 +51,14 @@ from fabriclint.ncclresults import KEPT_ENV, ResultsError, read_results, scrubbe
 from fabriclint.rules import bench
 from fabriclint.rules.internal import Failure
 from fabriclint.selection import Selection
+from fabriclint.slurm import HostTask, SlurmError, SrunRecord, run_srun, srun_path
 from fabriclint.snapshot import atomic_write
 
 CONFIG, BEFORE, AFTER = "config", "before", "after"
+SLURM_RECORD = "hosts-via-slurm.json"
+"""What srun did per phase (`bench run --hosts-via slurm`)."""
+SRUN_SLACK = 60.0
+"""Seconds srun may take beyond one host's time budget (scheduling, step start)."""
 
 
 @dataclass
@@ -94,6 +100,7 @@ def judge(fabric_dir: Path, bundle: Path) -> Verdict:
     )
     _judge_counters(verdict, fabric_dir, bundle)
     _judge_command(verdict)
+    _judge_hosts(verdict, bundle)
     _judge_results(verdict, fabric, bundle)
     verdict.pauses = pause_deltas(snaps / BEFORE, snaps / AFTER)
     return _relative(verdict, bundle)
@@ -195,6 +202,36 @@ def _judge_command(verdict: Verdict) -> None:
     status = verdict.command.get("exit_status")
     if status != 0:
         verdict.reasons.append(f"command: exited with status {status} ({_argv(verdict.command)})")
+
+
+def _judge_hosts(verdict: Verdict, bundle: Path) -> None:
+    """An srun that failed leaves the run incomplete, whatever its nodes wrote (the nodes that
+    wrote nothing are unreachable in their snapshot, and named there)."""
+    path = bundle / SLURM_RECORD
+    if not path.is_file():
+        return
+    try:
+        phases = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{path}: not a bench bundle: {exc}") from None
+    if not isinstance(phases, dict):
+        raise UsageError(f"{path}: not a bench bundle: not a JSON object")
+    for phase, data in sorted(phases.items()):
+        record = data if isinstance(data, dict) else {}
+        if record.get("exit_status") != 0 or record.get("error"):
+            nodes = ", ".join(str(n) for n in record.get("nodes") or [])
+            why = SrunRecord(argv=[], nodes=[], **_srun_fields(record)).failure()
+            verdict.incomplete.append(f"hosts via slurm ({phase}): on {nodes}: {why}")
+
+
+def _srun_fields(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of a recorded srun that say why it failed."""
+    stderr = record.get("stderr")
+    return {
+        "exit_status": record.get("exit_status"),
+        "error": record.get("error"),
+        "stderr": [str(line) for line in stderr] if isinstance(stderr, list) else [],
+    }
 
 
 def _argv(command: Mapping[str, Any]) -> str:
@@ -328,6 +365,11 @@ class RunOptions:
     timeout_s: float | None = None
     env: Mapping[str, str] | None = None
     """The command's environment (default: this process's)."""
+    hosts_via: str = "ssh"
+    """How host outputs are gathered: "ssh" (with the switches) or "slurm" (`srun` runs
+    `host snapshot` on every host node; the switches are still collected over SSH)."""
+    srun_args: list[str] = field(default_factory=list)
+    """Extra srun options (`--partition=gpu`, `--account=...`)."""
 
 
 def results_files(opts: RunOptions) -> list[Path]:
@@ -355,12 +397,58 @@ def _final(root: Path) -> Path:
     return path
 
 
-def _collect(opts: RunOptions, out: Path, counters: bool) -> None:
+def _collect(opts: RunOptions, out: Path, counters: bool, slurm: dict[str, Any]) -> None:
+    """One snapshot of the fabric at `out`: every device over SSH, or the hosts through srun
+    (its record into `slurm`, by phase) merged with the switches over SSH."""
     from dataclasses import replace
 
     from fabriclint.collectors.run import collect
 
-    collect(opts.fabric_dir, replace(opts.collect, out=out, counters=counters))
+    if opts.hosts_via != "slurm":
+        collect(opts.fabric_dir, replace(opts.collect, out=out, counters=counters))
+        return
+    switches, hosts = _split_devices(opts.fabric_dir)
+    sources: list[Path] = []
+    if switches:
+        ssh = out.with_name(f".{out.name}.ssh")
+        collect(
+            opts.fabric_dir,
+            replace(opts.collect, out=ssh, counters=counters, limit=[",".join(switches)]),
+        )
+        sources.append(ssh)
+    reason = ""
+    if hosts:
+        folder = out.parent.parent / "hosts" / out.name
+        record = _srun_hosts(opts, folder, hosts, counters)
+        slurm[out.name] = record.as_dict()
+        sources.append(folder)
+        reason = record.reason()
+    merge(out, sources, hosts, reason)
+    for source in sources:
+        shutil.rmtree(source, ignore_errors=True)
+
+
+def _split_devices(fabric_dir: Path) -> tuple[list[str], dict[str, str]]:
+    """(switch and SM names, host name -> platform) of the inventory."""
+    from fabriclint.collectors.run import load_inventory
+    from fabriclint.platforms import kind_of
+
+    devices = load_inventory(fabric_dir).devices
+    hosts = {n: d.platform for n, d in devices.items() if kind_of(d.platform) == "host"}
+    return [n for n in devices if n not in hosts], hosts
+
+
+def _srun_hosts(
+    opts: RunOptions, folder: Path, hosts: dict[str, str], counters: bool
+) -> SrunRecord:
+    """`host snapshot` on every host node into `folder` (made first: the tasks write in it)."""
+    platforms = sorted(set(hosts.values()))
+    if len(platforms) > 1:  # one srun line runs one --platform
+        raise UsageError(f"--hosts-via slurm: the hosts have several platforms ({platforms})")
+    folder.mkdir(parents=True, exist_ok=True)
+    limits = opts.collect.timeouts
+    task = HostTask(folder.resolve(), platforms[0], counters, opts.collect.sudo, limits.command)
+    return run_srun(list(hosts), task, opts.srun_args, timeout_s=limits.device + SRUN_SLACK)
 
 
 def _run_command(opts: RunOptions, work: Path) -> dict[str, Any]:
@@ -410,6 +498,11 @@ def run(opts: RunOptions) -> tuple[Path, Verdict]:
     lock_text = bom.dumps(
         bom.read_lock(opts.lock, name)
     )  # a bad lock stops here, nothing contacted
+    if opts.hosts_via == "slurm":
+        try:
+            srun_path()
+        except SlurmError as exc:
+            raise UsageError(str(exc)) from None
     for path in results_files(opts):
         if path.exists():  # nccl-tests would write FILE.0 beside it and the old one be read
             raise UsageError(f"{path}: exists; the results must be new (remove it or name another)")
@@ -419,11 +512,15 @@ def run(opts: RunOptions) -> tuple[Path, Verdict]:
     work.mkdir(parents=True)
     try:
         atomic_write(work / "lock.json", lock_text)
-        _collect(opts, work / "snapshots" / CONFIG, counters=False)
-        _collect(opts, work / "snapshots" / BEFORE, counters=True)
+        slurm: dict[str, Any] = {}
+        _collect(opts, work / "snapshots" / CONFIG, False, slurm)
+        _collect(opts, work / "snapshots" / BEFORE, True, slurm)
         record = _run_command(opts, work)
-        _collect(opts, work / "snapshots" / AFTER, counters=True)
+        _collect(opts, work / "snapshots" / AFTER, True, slurm)
         _keep_results(opts, work)
+        if slurm:
+            atomic_write(work / SLURM_RECORD, json.dumps(slurm, indent=2) + "\n")
+            shutil.rmtree(work / "hosts", ignore_errors=True)
         atomic_write(work / "command.json", json.dumps(record, indent=2) + "\n")
         verdict = judge(opts.fabric_dir, work)
         write_reports(work, verdict)
