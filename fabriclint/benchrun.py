@@ -45,9 +45,10 @@ from fabriclint.engine import (
 )
 from fabriclint.hostsnap import merge
 from fabriclint.loaders.fabric import Fabric, load_fabric
+from fabriclint.models.bom import BomLock
 from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.nccl import NcclRun
-from fabriclint.ncclresults import KEPT_ENV, ResultsError, read_results, scrubbed
+from fabriclint.ncclresults import KEPT_ENV, ResultsError, read_results, scrubbed, version_text
 from fabriclint.rules import bench
 from fabriclint.rules.internal import Failure
 from fabriclint.selection import Selection
@@ -77,6 +78,8 @@ class Verdict:
     pauses: list[dict[str, Any]] = field(default_factory=list)
     """Pause frames per device, port and priority over the run."""
     command: dict[str, Any] = field(default_factory=dict)
+    nccl_versions: dict[str, str | None] = field(default_factory=dict)
+    """Results file -> the NCCL version it shows (None: not shown)."""
 
     @property
     def exit_code(self) -> int:
@@ -94,14 +97,14 @@ def judge(fabric_dir: Path, bundle: Path) -> Verdict:
     fabric = load_fabric(fabric_dir, option_models())
     snaps = bundle / "snapshots"
     verdict = Verdict(command=_command(bundle))
-    _judge_bom(verdict, fabric_dir, bundle)
+    locked = _judge_bom(verdict, fabric_dir, bundle)
     _judge_check(
         verdict, "config", run_check(CheckOptions(fabric_dir=fabric_dir, snapshot=snaps / CONFIG))
     )
     _judge_counters(verdict, fabric_dir, bundle)
     _judge_command(verdict)
     _judge_hosts(verdict, bundle)
-    _judge_results(verdict, fabric, bundle)
+    _judge_results(verdict, fabric, bundle, locked)
     verdict.pauses = pause_deltas(snaps / BEFORE, snaps / AFTER)
     return _relative(verdict, bundle)
 
@@ -150,13 +153,25 @@ def _command_problem(data: Any) -> str | None:
     return None
 
 
-def _judge_bom(verdict: Verdict, fabric_dir: Path, bundle: Path) -> None:
+def _judge_bom(verdict: Verdict, fabric_dir: Path, bundle: Path) -> BomLock:
     now = bom.take(fabric_dir, bundle / "snapshots" / CONFIG)
     locked = bom.read_lock(bundle / "lock.json", now.lock.fabric)
     found = bom.verify(locked, now)
     verdict.bom_changes = found.changes
     verdict.reasons.extend(f"BOM: {line}" for line in found.changes)
     verdict.incomplete.extend(f"BOM: {line}" for line in found.unknown)
+    return locked
+
+
+def _judge_nccl_versions(verdict: Verdict, runs: list[NcclRun], locked: BomLock) -> None:
+    """The NCCL version of each results file: against the lock's, and between the files."""
+    verdict.nccl_versions = {run.file: version_text(run.nccl_version) for run in runs}
+    shown = sorted({v for v in verdict.nccl_versions.values() if v is not None})
+    if len(shown) > 1:
+        verdict.reasons.append(f"results: the results files used different NCCL versions {shown}")
+    changes = bom.nccl_changes(locked, verdict.nccl_versions)
+    verdict.bom_changes.extend(changes)
+    verdict.reasons.extend(f"BOM: {line}" for line in changes)
 
 
 def _failing(result: CheckResult) -> list[Finding]:
@@ -238,7 +253,7 @@ def _argv(command: Mapping[str, Any]) -> str:
     return " ".join(str(a) for a in command.get("argv") or [])
 
 
-def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path) -> None:
+def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path, locked: BomLock) -> None:
     runs: list[NcclRun] = []
     unreadable: list[str] = []
     for path in sorted((bundle / "results").glob("*")):
@@ -251,6 +266,7 @@ def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path) -> None:
         if not unreadable:  # the command wrote none of the files it was to write
             verdict.incomplete.append(f"results: no results file in {bundle / 'results'}")
         return
+    _judge_nccl_versions(verdict, runs, locked)
     env = verdict.command.get("env")
     for run in runs:  # text output records no environment: the one the command was given
         if run.env is None and isinstance(env, dict):

@@ -29,6 +29,9 @@ IP_LINK = "ip -d link show"
 IBSTAT = "ibstat"
 LLDP = "lldpctl -f json"
 """LLDP neighbours of the host's ports from lldpd (lldpctl(8), `-f json`)."""
+NVIDIA_SMI = "nvidia-smi --query-gpu=index,name,driver_version,vbios_version --format=csv,noheader"
+"""The host's GPUs for the BOM lock (nvidia-smi(1) `--query-gpu`); optional: a host without
+GPUs or the tool shows none."""
 
 MLNX_QOS = "mlnx_qos -i {netdev}"
 ECN_SYSFS = "grep -rH . /sys/class/net/{netdev}/ecn"
@@ -44,6 +47,7 @@ _COMMANDS = specs(
     CommandSpec(key=IP_LINK, optional=True),
     CommandSpec(key=IBSTAT, optional=True),
     CommandSpec(key=LLDP, optional=True),
+    CommandSpec(key=NVIDIA_SMI, optional=True),
 )
 
 

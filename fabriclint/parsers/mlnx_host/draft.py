@@ -19,6 +19,7 @@ _ECN = re.compile(r"^grep -\w+ \. /sys/class/net/([^/\s]+)/ecn/?$")
 _ETHTOOL = re.compile(r"^ethtool -i (\S+)$")
 _ROCE_TOS = re.compile(r"^cma_roce_tos\b")
 _IBSTAT = re.compile(r"^ibstat(?: \S+)?$")
+_NVIDIA_SMI = re.compile(r"^nvidia-smi --query-gpu=")
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Inputs:
     ethtool: dict[str, Text] = field(default_factory=dict)
     tos: dict[tuple[str, int], Text] = field(default_factory=dict)
     ibstat: list[Text] = field(default_factory=list)
+    gpus: Text | None = None
     used: list[str] = field(default_factory=list)
 
     def add(self, cmd: str, text: Text) -> None:
@@ -62,6 +64,8 @@ class Inputs:
             self.iplink = text
         elif _IBSTAT.match(norm):
             self.ibstat.append(text)
+        elif _NVIDIA_SMI.match(norm) and self.gpus is None:
+            self.gpus = text
         else:
             return
         self.used.append(cmd)
