@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from fabriclint.cli.app import app
 from fabriclint.ncclresults import version_text
-from tests.test_bench import BASE, ROCE_POD, STANDIN, gate, judged
+from tests.collectors.labkit import ROCE_POD
+from tests.test_bench import BASE, STANDIN, gate, judged
 
 runner = CliRunner()
 

@@ -29,6 +29,9 @@ IP_LINK = "ip -d link show"
 IBSTAT = "ibstat"
 LLDP = "lldpctl -f json"
 """LLDP neighbours of the host's ports from lldpd (lldpctl(8), `-f json`)."""
+SHOW_GIDS = "show_gids"
+"""The GID table of every HCA port (MLNX_OFED's show_gids script): index, GID, IPv4, RoCE
+version, netdev; optional, for BENCH006 (NCCL_IB_GID_INDEX)."""
 NVIDIA_SMI = "nvidia-smi --query-gpu=index,name,driver_version,vbios_version --format=csv,noheader"
 """The host's GPUs for the BOM lock (nvidia-smi(1) `--query-gpu`); optional: a host without
 GPUs or the tool shows none."""
@@ -48,6 +51,7 @@ _COMMANDS = specs(
     CommandSpec(key=IBSTAT, optional=True),
     CommandSpec(key=LLDP, optional=True),
     CommandSpec(key=NVIDIA_SMI, optional=True),
+    CommandSpec(key=SHOW_GIDS, optional=True),
 )
 
 

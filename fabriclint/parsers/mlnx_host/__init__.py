@@ -23,6 +23,7 @@ from fabriclint.parsers.mlnx_host.assemble import (
     set_os_version,
 )
 from fabriclint.parsers.mlnx_host.draft import Inputs, Parsed
+from fabriclint.parsers.mlnx_host.gids import read_gids
 from fabriclint.parsers.mlnx_host.gpu import read_gpus
 from fabriclint.parsers.mlnx_host.ib import Sourced, parse_ibstat
 from fabriclint.parsers.mlnx_host.linux import parse_ip_link
@@ -59,6 +60,8 @@ def parse(raw: RawDevice) -> DeviceState:
     set_os_version(state)
     if inputs.gpus is not None:
         read_gpus(state, inputs.gpus, log)
+    if inputs.gids is not None:
+        read_gids(state, inputs.gids, log)
     state.unparsed, state.problems = log.unparsed, log.problems
     read_lldp(raw, state)
     return state

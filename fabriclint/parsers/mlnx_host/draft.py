@@ -20,6 +20,7 @@ _ETHTOOL = re.compile(r"^ethtool -i (\S+)$")
 _ROCE_TOS = re.compile(r"^cma_roce_tos\b")
 _IBSTAT = re.compile(r"^ibstat(?: \S+)?$")
 _NVIDIA_SMI = re.compile(r"^nvidia-smi --query-gpu=")
+_SHOW_GIDS = re.compile(r"^show_gids$")
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Inputs:
     tos: dict[tuple[str, int], Text] = field(default_factory=dict)
     ibstat: list[Text] = field(default_factory=list)
     gpus: Text | None = None
+    gids: Text | None = None
     used: list[str] = field(default_factory=list)
 
     def add(self, cmd: str, text: Text) -> None:
@@ -66,6 +68,8 @@ class Inputs:
             self.ibstat.append(text)
         elif _NVIDIA_SMI.match(norm) and self.gpus is None:
             self.gpus = text
+        elif _SHOW_GIDS.match(norm) and self.gids is None:
+            self.gids = text
         else:
             return
         self.used.append(cmd)
