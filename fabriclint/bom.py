@@ -78,6 +78,7 @@ def _host(state: DeviceState) -> HostLock:
             driver=port.driver,
             rate_gbps=port.rate_gbps,
             width=port.width,
+            module=port.module,
         )
     return HostLock(nics=nics, gpus=_gpus(state))
 
@@ -231,7 +232,7 @@ def _compare_group(
             verdict.changes.extend(_diff_items(name, old, new))
 
 
-NOT_SHOWN_IS_NO_CHANGE = frozenset({"gpus"})
+NOT_SHOWN_IS_NO_CHANGE = frozenset({"gpus", "module"})
 """Items from optional outputs (a host without nvidia-smi): absent on one side is not shown."""
 
 

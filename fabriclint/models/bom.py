@@ -32,6 +32,9 @@ class NicLock(BaseModel):
     """Link rate in Gb/s."""
     width: str | None = None
     """Link width (4X)."""
+    module: dict[str, str] | None = None
+    """The cable or transceiver (mlxlink `-m`): vendor, part_number, serial, firmware; None
+    when not shown (never a change)."""
 
 
 class GpuLock(BaseModel):

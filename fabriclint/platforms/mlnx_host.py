@@ -40,6 +40,9 @@ MLNX_QOS = "mlnx_qos -i {netdev}"
 ECN_SYSFS = "grep -rH . /sys/class/net/{netdev}/ecn"
 ETHTOOL = "ethtool -i {netdev}"
 ROCE_TOS = "cma_roce_tos -d {hca} -p {port}"
+MLXLINK_MODULE = "mlxlink -d {hca} -m --json"
+"""The cable or transceiver of an HCA's port (mlxlink(1) `-m`: module info; JSON) for the
+BOM lock: vendor, part number, serial, firmware. Optional (MFT/mstflint may be absent)."""
 
 _COMMANDS = specs(
     CommandSpec(key=IBDEV2NETDEV, optional=True),
@@ -117,6 +120,8 @@ def derive(collected: dict[str, str]) -> list[CommandSpec]:
     for port in ports:
         command = ROCE_TOS.format(hca=port.hca, port=port.port)
         out.append(CommandSpec(key=command, optional=True))
+    for hca in dict.fromkeys(p.hca for p in ports):
+        out.append(CommandSpec(key=MLXLINK_MODULE.format(hca=hca), optional=True))
     return out
 
 
@@ -161,7 +166,7 @@ PLATFORM = Platform(
     commands=_COMMANDS,
     exact=exact(_COMMANDS),
     session=LINUX_SESSION,
-    patterns=tuple(pattern(t) for t in (MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS)),
+    patterns=tuple(pattern(t) for t in (MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS, MLXLINK_MODULE)),
     # without the HCA -> netdev map the per-netdev QoS commands cannot be derived; an
     # InfiniBand-only host has no such netdevs, and `ibstat` then lists its HCA ports
     required_any=(IBDEV2NETDEV, RDMA_LINK, IBSTAT),
@@ -171,5 +176,5 @@ PLATFORM = Platform(
     counters=COUNTERS,
     lldp=LLDP,
     aliases=("linux-connectx",),
-    templates=(MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS),
+    templates=(MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS, MLXLINK_MODULE),
 )

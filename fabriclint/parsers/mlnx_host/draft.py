@@ -21,6 +21,7 @@ _ROCE_TOS = re.compile(r"^cma_roce_tos\b")
 _IBSTAT = re.compile(r"^ibstat(?: \S+)?$")
 _NVIDIA_SMI = re.compile(r"^nvidia-smi --query-gpu=")
 _SHOW_GIDS = re.compile(r"^show_gids$")
+_MLXLINK = re.compile(r"^mlxlink -d (\S+) -m --json$")
 
 
 @dataclass
@@ -37,6 +38,8 @@ class Inputs:
     ibstat: list[Text] = field(default_factory=list)
     gpus: Text | None = None
     gids: Text | None = None
+    modules: dict[str, Text] = field(default_factory=dict)
+    """HCA -> its `mlxlink -m --json` output."""
     used: list[str] = field(default_factory=list)
 
     def add(self, cmd: str, text: Text) -> None:
@@ -46,6 +49,7 @@ class Inputs:
             (_MLNX_QOS, self.qos),
             (_ECN, self.ecn),
             (_ETHTOOL, self.ethtool),
+            (_MLXLINK, self.modules),
         ):
             match = pattern.match(norm)
             if match is not None:
