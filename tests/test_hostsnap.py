@@ -182,3 +182,49 @@ def test_merge_cli_writes_a_loadable_snapshot(tmp_path: Path) -> None:
     assert loaded.devices["gpu03"].status == "ok"
     again = runner.invoke(app, ["snapshot", "merge", str(tmp_path / "m"), str(hosts)])
     assert again.exit_code == 2 and "never overwritten" in again.output
+
+
+def test_merge_with_a_fabric_enters_its_missing_hosts_unreachable(tmp_path: Path) -> None:
+    hosts = tmp_path / "hosts"
+    _host(tmp_path, "gpu02", hosts)
+    out = tmp_path / "m"
+    result = runner.invoke(
+        app, ["snapshot", "merge", str(out), str(hosts), "--fabric", str(ROCE_POD)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "unreachable: gpu01" in result.stderr and "unreachable: gpu02" not in result.stderr
+    devices = read_manifest(out).devices
+    assert {n: d.status for n, d in devices.items()} == {
+        "gpu02": "ok",
+        "gpu01": "unreachable",
+        "gpu03": "unreachable",
+        "gpu04": "unreachable",
+    }
+
+
+def test_the_documented_daemonset_runs_host_snapshot_as_written(tmp_path: Path) -> None:
+    """docs/bench.md's DaemonSet: valid YAML whose init container's command line works."""
+    import re
+    import shlex
+
+    from ruamel.yaml import YAML
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "bench.md").read_text()
+    section = doc.split("### Kubernetes", 1)[1]
+    block = re.search(r"```yaml\n(.*?)```", section, re.S)
+    assert block is not None
+    ds = YAML(typ="safe").load(block[1])
+    assert ds["kind"] == "DaemonSet"
+    spec = ds["spec"]["template"]["spec"]
+    assert spec["hostNetwork"] is True
+    init = spec["initContainers"][0]
+    assert init["securityContext"]["privileged"] is True
+    script = init["command"][2]
+    line = script.split("||")[0].replace("$(PHASE)", "config").replace("$(NODE)", "gpu01")
+    argv = shlex.split(line)
+    assert argv[:3] == ["fabriclint", "host", "snapshot"]
+    argv = [a.replace("/out", str(tmp_path / "out")) for a in argv[1:]]
+    bin_dir = fake_tools(tmp_path / "bin", (BASE / "gpu01").resolve())
+    result = runner.invoke(app, argv, env={"PATH": f"{bin_dir}:/usr/bin:/bin"})
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "config" / "gpu01" / HOST_RECORD).is_file()

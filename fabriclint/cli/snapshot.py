@@ -115,16 +115,27 @@ def merge(
         help="Snapshots, host folders (`host snapshot`) or folders of host folders.",
         metavar="SOURCE...",
     ),
+    fabric: Path | None = typer.Option(
+        None,
+        "--fabric",
+        "-f",
+        help="Fabric whose hosts must all be there: one no source holds is entered unreachable.",
+        metavar="FABRIC",
+    ),
 ) -> None:
     """Merge snapshots and `host snapshot` folders into one new snapshot (a device in two
     sources, or a file changed since it was written, is refused)."""
     from fabriclint.hostsnap import merge as run_merge
+    from fabriclint.platforms import kind_of
     from fabriclint.snapshot import SnapshotError
 
+    hosts = {n: p for n, p in _known_platforms(fabric).items() if kind_of(p) == "host"}
     try:
-        merged = run_merge(out, list(sources))
+        merged = run_merge(out, list(sources), hosts, "no host folder in the merged sources")
     except SnapshotError as exc:
         raise fail([str(exc)]) from None
     except OSError as exc:
         raise fail([f"{out}: cannot write: {exc.strerror or exc}"]) from None
-    typer.echo(f"wrote {merged.path}: {len(merged.devices)} devices")
+    for name in merged.missing:
+        typer.echo(f"unreachable: {name} (no host folder in the merged sources)", err=True)
+    typer.echo(f"wrote {merged.path}: {len(merged.devices)} devices, {len(merged.missing)} missing")
