@@ -13,9 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from fabriclint import bom
 from fabriclint.benchrun import SLURM_RECORD, RunOptions, Verdict, run
+from fabriclint.cli.app import app
 from fabriclint.collectors.run import CollectOptions, load_inventory
 from fabriclint.commands import PLATFORMS
 from fabriclint.engine import UsageError
@@ -107,6 +109,8 @@ def test_hosts_through_srun_give_a_trusted_run(on_node: Path, tmp_path: Path) ->
     before = read_manifest(bundle / "snapshots" / "before").devices["gpu01"]
     assert "ethtool -S ens1np0" in before.files
     assert not (bundle / "hosts").exists()
+    judged = CliRunner().invoke(app, ["bench", "judge", str(bundle), "--fabric", str(fabric)])
+    assert judged.exit_code == 0 and judged.stdout.strip().endswith(": trusted")
 
 
 def test_nodes_srun_cannot_reach_make_the_run_incomplete_by_name(
@@ -121,6 +125,8 @@ def test_nodes_srun_cannot_reach_make_the_run_incomplete_by_name(
     assert "hosts via slurm (config): on gpu01, gpu02, gpu03, gpu04: srun exited" in text
     entry = read_manifest(bundle / "snapshots" / "config").devices["gpu03"]
     assert entry.status == "unreachable" and "srun" in (entry.error or "")
+    judged = CliRunner().invoke(app, ["bench", "judge", str(bundle), "--fabric", str(ROCE_POD)])
+    assert judged.exit_code == 3 and "hosts via slurm (after)" in judged.stdout
 
 
 def test_a_node_whose_tools_are_missing_is_incomplete(
