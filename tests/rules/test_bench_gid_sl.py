@@ -108,7 +108,10 @@ def cases() -> list[Case]:
     ]
 
 
-@pytest.mark.parametrize("case", cases(), ids=lambda c: f"{c.rule}-{c.id}")
+CASES = cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.rule}-{c.id}")
 def test_case(case: Case) -> None:
     assert found(case) == sorted(case.expect)
 
