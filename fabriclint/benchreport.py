@@ -48,6 +48,7 @@ def document(verdict: Verdict) -> dict[str, Any]:
         "bom_changes": verdict.bom_changes,
         "command": verdict.command,
         "bandwidth": verdict.bandwidth,
+        "nccl_versions": verdict.nccl_versions,
         "pauses": verdict.pauses,
         "findings": {
             stage: [f.model_dump(mode="json", exclude_none=True) for f in found]

@@ -43,16 +43,23 @@ from fabriclint.engine import (
     parse_snapshot,
     run_check,
 )
+from fabriclint.hostsnap import merge
 from fabriclint.loaders.fabric import Fabric, load_fabric
+from fabriclint.models.bom import BomLock
 from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.nccl import NcclRun
-from fabriclint.ncclresults import KEPT_ENV, ResultsError, read_results, scrubbed
+from fabriclint.ncclresults import KEPT_ENV, ResultsError, read_results, scrubbed, version_text
 from fabriclint.rules import bench
 from fabriclint.rules.internal import Failure
 from fabriclint.selection import Selection
+from fabriclint.slurm import HostTask, SlurmError, SrunRecord, run_srun, srun_path
 from fabriclint.snapshot import atomic_write
 
 CONFIG, BEFORE, AFTER = "config", "before", "after"
+SLURM_RECORD = "hosts-via-slurm.json"
+"""What srun did per phase (`bench run --hosts-via slurm`)."""
+SRUN_SLACK = 60.0
+"""Seconds srun may take beyond one host's time budget (scheduling, step start)."""
 
 
 @dataclass
@@ -71,6 +78,8 @@ class Verdict:
     pauses: list[dict[str, Any]] = field(default_factory=list)
     """Pause frames per device, port and priority over the run."""
     command: dict[str, Any] = field(default_factory=dict)
+    nccl_versions: dict[str, str | None] = field(default_factory=dict)
+    """Results file -> the NCCL version it shows (None: not shown)."""
 
     @property
     def exit_code(self) -> int:
@@ -88,13 +97,14 @@ def judge(fabric_dir: Path, bundle: Path) -> Verdict:
     fabric = load_fabric(fabric_dir, option_models())
     snaps = bundle / "snapshots"
     verdict = Verdict(command=_command(bundle))
-    _judge_bom(verdict, fabric_dir, bundle)
+    locked = _judge_bom(verdict, fabric_dir, bundle)
     _judge_check(
         verdict, "config", run_check(CheckOptions(fabric_dir=fabric_dir, snapshot=snaps / CONFIG))
     )
     _judge_counters(verdict, fabric_dir, bundle)
     _judge_command(verdict)
-    _judge_results(verdict, fabric, bundle)
+    _judge_hosts(verdict, bundle)
+    _judge_results(verdict, fabric, bundle, locked)
     verdict.pauses = pause_deltas(snaps / BEFORE, snaps / AFTER)
     return _relative(verdict, bundle)
 
@@ -143,13 +153,25 @@ def _command_problem(data: Any) -> str | None:
     return None
 
 
-def _judge_bom(verdict: Verdict, fabric_dir: Path, bundle: Path) -> None:
+def _judge_bom(verdict: Verdict, fabric_dir: Path, bundle: Path) -> BomLock:
     now = bom.take(fabric_dir, bundle / "snapshots" / CONFIG)
     locked = bom.read_lock(bundle / "lock.json", now.lock.fabric)
     found = bom.verify(locked, now)
     verdict.bom_changes = found.changes
     verdict.reasons.extend(f"BOM: {line}" for line in found.changes)
     verdict.incomplete.extend(f"BOM: {line}" for line in found.unknown)
+    return locked
+
+
+def _judge_nccl_versions(verdict: Verdict, runs: list[NcclRun], locked: BomLock) -> None:
+    """The NCCL version of each results file: against the lock's, and between the files."""
+    verdict.nccl_versions = {run.file: version_text(run.nccl_version) for run in runs}
+    shown = sorted({v for v in verdict.nccl_versions.values() if v is not None})
+    if len(shown) > 1:
+        verdict.reasons.append(f"results: the results files used different NCCL versions {shown}")
+    changes = bom.nccl_changes(locked, verdict.nccl_versions)
+    verdict.bom_changes.extend(changes)
+    verdict.reasons.extend(f"BOM: {line}" for line in changes)
 
 
 def _failing(result: CheckResult) -> list[Finding]:
@@ -197,11 +219,41 @@ def _judge_command(verdict: Verdict) -> None:
         verdict.reasons.append(f"command: exited with status {status} ({_argv(verdict.command)})")
 
 
+def _judge_hosts(verdict: Verdict, bundle: Path) -> None:
+    """An srun that failed leaves the run incomplete, whatever its nodes wrote (the nodes that
+    wrote nothing are unreachable in their snapshot, and named there)."""
+    path = bundle / SLURM_RECORD
+    if not path.is_file():
+        return
+    try:
+        phases = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{path}: not a bench bundle: {exc}") from None
+    if not isinstance(phases, dict):
+        raise UsageError(f"{path}: not a bench bundle: not a JSON object")
+    for phase, data in sorted(phases.items()):
+        record = data if isinstance(data, dict) else {}
+        if record.get("exit_status") != 0 or record.get("error"):
+            nodes = ", ".join(str(n) for n in record.get("nodes") or [])
+            why = SrunRecord(argv=[], nodes=[], **_srun_fields(record)).failure()
+            verdict.incomplete.append(f"hosts via slurm ({phase}): on {nodes}: {why}")
+
+
+def _srun_fields(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of a recorded srun that say why it failed."""
+    stderr = record.get("stderr")
+    return {
+        "exit_status": record.get("exit_status"),
+        "error": record.get("error"),
+        "stderr": [str(line) for line in stderr] if isinstance(stderr, list) else [],
+    }
+
+
 def _argv(command: Mapping[str, Any]) -> str:
     return " ".join(str(a) for a in command.get("argv") or [])
 
 
-def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path) -> None:
+def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path, locked: BomLock) -> None:
     runs: list[NcclRun] = []
     unreadable: list[str] = []
     for path in sorted((bundle / "results").glob("*")):
@@ -214,6 +266,7 @@ def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path) -> None:
         if not unreadable:  # the command wrote none of the files it was to write
             verdict.incomplete.append(f"results: no results file in {bundle / 'results'}")
         return
+    _judge_nccl_versions(verdict, runs, locked)
     env = verdict.command.get("env")
     for run in runs:  # text output records no environment: the one the command was given
         if run.env is None and isinstance(env, dict):
@@ -328,6 +381,11 @@ class RunOptions:
     timeout_s: float | None = None
     env: Mapping[str, str] | None = None
     """The command's environment (default: this process's)."""
+    hosts_via: str = "ssh"
+    """How host outputs are gathered: "ssh" (with the switches) or "slurm" (`srun` runs
+    `host snapshot` on every host node; the switches are still collected over SSH)."""
+    srun_args: list[str] = field(default_factory=list)
+    """Extra srun options (`--partition=gpu`, `--account=...`)."""
 
 
 def results_files(opts: RunOptions) -> list[Path]:
@@ -355,12 +413,58 @@ def _final(root: Path) -> Path:
     return path
 
 
-def _collect(opts: RunOptions, out: Path, counters: bool) -> None:
+def _collect(opts: RunOptions, out: Path, counters: bool, slurm: dict[str, Any]) -> None:
+    """One snapshot of the fabric at `out`: every device over SSH, or the hosts through srun
+    (its record into `slurm`, by phase) merged with the switches over SSH."""
     from dataclasses import replace
 
     from fabriclint.collectors.run import collect
 
-    collect(opts.fabric_dir, replace(opts.collect, out=out, counters=counters))
+    if opts.hosts_via != "slurm":
+        collect(opts.fabric_dir, replace(opts.collect, out=out, counters=counters))
+        return
+    switches, hosts = _split_devices(opts.fabric_dir)
+    sources: list[Path] = []
+    if switches:
+        ssh = out.with_name(f".{out.name}.ssh")
+        collect(
+            opts.fabric_dir,
+            replace(opts.collect, out=ssh, counters=counters, limit=[",".join(switches)]),
+        )
+        sources.append(ssh)
+    reason = ""
+    if hosts:
+        folder = out.parent.parent / "hosts" / out.name
+        record = _srun_hosts(opts, folder, hosts, counters)
+        slurm[out.name] = record.as_dict()
+        sources.append(folder)
+        reason = record.reason()
+    merge(out, sources, hosts, reason)
+    for source in sources:
+        shutil.rmtree(source, ignore_errors=True)
+
+
+def _split_devices(fabric_dir: Path) -> tuple[list[str], dict[str, str]]:
+    """(switch and SM names, host name -> platform) of the inventory."""
+    from fabriclint.collectors.run import load_inventory
+    from fabriclint.platforms import kind_of
+
+    devices = load_inventory(fabric_dir).devices
+    hosts = {n: d.platform for n, d in devices.items() if kind_of(d.platform) == "host"}
+    return [n for n in devices if n not in hosts], hosts
+
+
+def _srun_hosts(
+    opts: RunOptions, folder: Path, hosts: dict[str, str], counters: bool
+) -> SrunRecord:
+    """`host snapshot` on every host node into `folder` (made first: the tasks write in it)."""
+    platforms = sorted(set(hosts.values()))
+    if len(platforms) > 1:  # one srun line runs one --platform
+        raise UsageError(f"--hosts-via slurm: the hosts have several platforms ({platforms})")
+    folder.mkdir(parents=True, exist_ok=True)
+    limits = opts.collect.timeouts
+    task = HostTask(folder.resolve(), platforms[0], counters, opts.collect.sudo, limits.command)
+    return run_srun(list(hosts), task, opts.srun_args, timeout_s=limits.device + SRUN_SLACK)
 
 
 def _run_command(opts: RunOptions, work: Path) -> dict[str, Any]:
@@ -410,6 +514,11 @@ def run(opts: RunOptions) -> tuple[Path, Verdict]:
     lock_text = bom.dumps(
         bom.read_lock(opts.lock, name)
     )  # a bad lock stops here, nothing contacted
+    if opts.hosts_via == "slurm":
+        try:
+            srun_path()
+        except SlurmError as exc:
+            raise UsageError(str(exc)) from None
     for path in results_files(opts):
         if path.exists():  # nccl-tests would write FILE.0 beside it and the old one be read
             raise UsageError(f"{path}: exists; the results must be new (remove it or name another)")
@@ -419,11 +528,15 @@ def run(opts: RunOptions) -> tuple[Path, Verdict]:
     work.mkdir(parents=True)
     try:
         atomic_write(work / "lock.json", lock_text)
-        _collect(opts, work / "snapshots" / CONFIG, counters=False)
-        _collect(opts, work / "snapshots" / BEFORE, counters=True)
+        slurm: dict[str, Any] = {}
+        _collect(opts, work / "snapshots" / CONFIG, False, slurm)
+        _collect(opts, work / "snapshots" / BEFORE, True, slurm)
         record = _run_command(opts, work)
-        _collect(opts, work / "snapshots" / AFTER, counters=True)
+        _collect(opts, work / "snapshots" / AFTER, True, slurm)
         _keep_results(opts, work)
+        if slurm:
+            atomic_write(work / SLURM_RECORD, json.dumps(slurm, indent=2) + "\n")
+            shutil.rmtree(work / "hosts", ignore_errors=True)
         atomic_write(work / "command.json", json.dumps(record, indent=2) + "\n")
         verdict = judge(opts.fabric_dir, work)
         write_reports(work, verdict)

@@ -28,7 +28,7 @@ from fabriclint.engine import (
     parse_snapshot,
 )
 from fabriclint.loaders.fabric import load_fabric
-from fabriclint.models.bom import BomLock, ConfigLock, HostLock, NicLock, SwitchLock
+from fabriclint.models.bom import BomLock, ConfigLock, GpuLock, HostLock, NicLock, SwitchLock
 from fabriclint.models.state import DeviceState
 from fabriclint.rules.base import Context
 
@@ -78,8 +78,23 @@ def _host(state: DeviceState) -> HostLock:
             driver=port.driver,
             rate_gbps=port.rate_gbps,
             width=port.width,
+            module=port.module,
         )
-    return HostLock(nics=nics)
+    return HostLock(nics=nics, gpus=_gpus(state))
+
+
+def _gpus(state: DeviceState) -> GpuLock | None:
+    """The GPU facts the host parser read from `nvidia-smi --query-gpu`, or None."""
+    count = state.facts.get("gpu_count")
+    if count is None or not count.isdigit():
+        return None
+    facts = state.facts
+    return GpuLock(
+        count=int(count),
+        model=facts.get("gpu_model"),
+        driver=facts.get("gpu_driver"),
+        vbios=facts.get("gpu_vbios"),
+    )
 
 
 def _switch(ctx: Context, state: DeviceState) -> SwitchLock:
@@ -217,6 +232,10 @@ def _compare_group(
             verdict.changes.extend(_diff_items(name, old, new))
 
 
+NOT_SHOWN_IS_NO_CHANGE = frozenset({"gpus", "module"})
+"""Items from optional outputs (a host without nvidia-smi): absent on one side is not shown."""
+
+
 def _diff_items(prefix: str, old: Any, new: Any) -> list[str]:
     """`prefix key ... field old -> new: rerun` for each leaf that differs ('nics' and 'ports'
     are containers, left out of the wording)."""
@@ -224,6 +243,8 @@ def _diff_items(prefix: str, old: Any, new: Any) -> list[str]:
         out: list[str] = []
         for key in sorted(set(old) | set(new)):
             label = prefix if key in ("nics", "ports") else f"{prefix} {key}"
+            if key in NOT_SHOWN_IS_NO_CHANGE and None in (old.get(key), new.get(key)):
+                continue  # an optional output absent on one side: cannot tell, not a change
             if key not in new:
                 out.append(f"{label}: no longer shown: {RERUN}")
             elif key not in old:
@@ -242,3 +263,35 @@ def _show(value: Any) -> str:
     if isinstance(value, dict):
         return "present"
     return str(value)
+
+
+def locked_nccl_version(paths: list[Path]) -> str | None:
+    """The one NCCL version the results files show (UsageError when one is unreadable or they
+    disagree; None when none shows a version)."""
+    from fabriclint.ncclresults import ResultsError, read_results, version_text
+
+    versions: dict[str, str] = {}
+    for path in paths:
+        try:
+            run = read_results(path, str(path))
+        except ResultsError as exc:
+            raise UsageError(str(exc)) from None
+        shown = version_text(run.nccl_version)
+        if shown is not None:
+            versions[str(path)] = shown
+    if len(set(versions.values())) > 1:
+        listed = ", ".join(f"{p}: {v}" for p, v in sorted(versions.items()))
+        raise UsageError(f"--results: the runs used different NCCL versions ({listed})")
+    return next(iter(versions.values()), None)
+
+
+def nccl_changes(locked: BomLock, versions: dict[str, str | None]) -> list[str]:
+    """Each results file whose NCCL version differs from the lock's (none when not locked or
+    not shown: a text output without its header line shows none)."""
+    if locked.nccl_version is None:
+        return []
+    return [
+        f"NCCL version {locked.nccl_version} -> {shown} ({name}): {RERUN}"
+        for name, shown in sorted(versions.items())
+        if shown is not None and shown != locked.nccl_version
+    ]

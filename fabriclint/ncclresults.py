@@ -239,3 +239,13 @@ def scrubbed(text: str) -> str:
     if isinstance(data, dict) and isinstance(data.get("env"), list):
         data["env"] = [e for e in data["env"] if str(e).startswith(KEPT_ENV)]
     return json.dumps(data, indent=1) + "\n"
+
+
+def version_text(code: int | None) -> str | None:
+    """NCCL's version code as `major.minor.patch` (NCCL_VERSION_CODE: major*10000 +
+    minor*100 + patch since 2.9, major*1000 + minor*100 + patch before), or None."""
+    if code is None or code <= 0:
+        return None
+    if code >= 20900:
+        return f"{code // 10000}.{code // 100 % 100}.{code % 100}"
+    return f"{code // 1000}.{code // 100 % 10}.{code % 100}"

@@ -15,6 +15,7 @@ from fabriclint.cli import (
     counters,
     diff,
     history,
+    host,
     init,
     inventory,
     lab,
@@ -44,6 +45,7 @@ app.command("history")(history.history)
 app.command("init")(init.init)
 app.add_typer(bench.app, name="bench")
 app.add_typer(bom.app, name="bom")
+app.add_typer(host.app, name="host")
 app.add_typer(inventory.app, name="inventory")
 app.add_typer(lab.app, name="lab")
 app.add_typer(rules.app, name="rules")

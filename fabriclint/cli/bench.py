@@ -81,6 +81,15 @@ def run(
     workers: int | None = typer.Option(
         None, "--workers", "-w", min=1, help="Devices collected at once.", metavar="N"
     ),
+    hosts_via: str = typer.Option(
+        "ssh",
+        "--hosts-via",
+        help="ssh, or slurm: `host snapshot` through srun on every host node (switches over SSH).",
+        metavar="ssh|slurm",
+    ),
+    srun_args: list[str] | None = typer.Option(
+        None, "--srun-arg", help="Extra srun option (repeatable): --partition=gpu.", metavar="ARG"
+    ),
 ) -> None:
     """Verify the BOM, collect config and counters, run COMMAND, collect counters again, judge,
     and write FABRIC/bench/<UTC time>/: exit 0 trusted, 1 not trusted, 3 incomplete."""
@@ -88,6 +97,8 @@ def run(
     from fabriclint.benchrun import run as run_bench
     from fabriclint.collectors.run import CollectOptions
 
+    if hosts_via not in ("ssh", "slurm"):
+        raise fail([f"--hosts-via {hosts_via!r}: ssh or slurm"])
     collect = CollectOptions(
         overlay=overlay,
         known_hosts=known_hosts,
@@ -103,6 +114,8 @@ def run(
         results=list(results or []),
         out_root=bundles,
         timeout_s=timeout,
+        hosts_via=hosts_via,
+        srun_args=list(srun_args or []),
     )
     bundle, verdict = _guarded(lambda: run_bench(opts))
     _show(verdict, bundle)

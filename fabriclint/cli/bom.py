@@ -51,6 +51,12 @@ def lock(
     out: Path | None = typer.Option(
         None, "--out", "-o", help="Lock file to write (JSON; stdout without it).", metavar="FILE"
     ),
+    results: list[Path] | None = typer.Option(
+        None,
+        "--results",
+        help="nccl-tests output of a reference run: lock its NCCL version (repeatable).",
+        metavar="FILE",
+    ),
 ) -> None:
     """Write the lock: per host NIC model/PSID/firmware/driver/link rate, per switch model/OS
     version/port speeds, per device a hash of its MTU/QoS settings. Exit 3 (nothing written)
@@ -62,6 +68,14 @@ def lock(
         for name, why in sorted(taken.unreadable.items()):
             typer.echo(f"{name}: cannot lock ({why})", err=True)
         raise typer.Exit(3)
+    if results:
+        from fabriclint.bom import locked_nccl_version
+        from fabriclint.engine import UsageError
+
+        try:
+            taken.lock.nccl_version = locked_nccl_version(list(results))
+        except UsageError as exc:
+            raise fail([str(exc)]) from None
     emit(dumps(taken.lock), out)
 
 

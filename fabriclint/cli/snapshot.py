@@ -11,7 +11,8 @@ import typer
 from fabriclint.cli.errors import fail
 
 app = typer.Typer(
-    help="Snapshots from other collectors, and checksums after an edit.", no_args_is_help=True
+    help="Snapshots from other collectors, merged host folders, and checksums after an edit.",
+    no_args_is_help=True,
 )
 
 
@@ -104,3 +105,37 @@ def rehash(
     for line in result.unlisted:
         typer.echo(f"not in the manifest (left out): {line}", err=True)
     typer.echo(f"{snapshot}: {len(result.changed)} checksum(s) updated")
+
+
+@app.command("merge")
+def merge(
+    out: Path = typer.Argument(..., help="Snapshot folder to create.", metavar="OUT"),
+    sources: list[Path] = typer.Argument(
+        ...,
+        help="Snapshots, host folders (`host snapshot`) or folders of host folders.",
+        metavar="SOURCE...",
+    ),
+    fabric: Path | None = typer.Option(
+        None,
+        "--fabric",
+        "-f",
+        help="Fabric whose hosts must all be there: one no source holds is entered unreachable.",
+        metavar="FABRIC",
+    ),
+) -> None:
+    """Merge snapshots and `host snapshot` folders into one new snapshot (a device in two
+    sources, or a file changed since it was written, is refused)."""
+    from fabriclint.hostsnap import merge as run_merge
+    from fabriclint.platforms import kind_of
+    from fabriclint.snapshot import SnapshotError
+
+    hosts = {n: p for n, p in _known_platforms(fabric).items() if kind_of(p) == "host"}
+    try:
+        merged = run_merge(out, list(sources), hosts, "no host folder in the merged sources")
+    except SnapshotError as exc:
+        raise fail([str(exc)]) from None
+    except OSError as exc:
+        raise fail([f"{out}: cannot write: {exc.strerror or exc}"]) from None
+    for name in merged.missing:
+        typer.echo(f"unreachable: {name} (no host folder in the merged sources)", err=True)
+    typer.echo(f"wrote {merged.path}: {len(merged.devices)} devices, {len(merged.missing)} missing")

@@ -32,15 +32,36 @@ class NicLock(BaseModel):
     """Link rate in Gb/s."""
     width: str | None = None
     """Link width (4X)."""
+    module: dict[str, str] | None = None
+    """The cable or transceiver (mlxlink `-m`): vendor, part_number, serial, firmware; None
+    when not shown (never a change)."""
+
+
+class GpuLock(BaseModel):
+    """A host's GPUs, as `nvidia-smi --query-gpu` shows them."""
+
+    model_config = _STRICT
+
+    count: int
+    """Number of GPUs listed."""
+    model: str | None = None
+    """GPU model (NVIDIA H100 80GB HBM3); models that differ are joined with " + "."""
+    driver: str | None = None
+    """NVIDIA driver version."""
+    vbios: str | None = None
+    """VBIOS version."""
 
 
 class HostLock(BaseModel):
-    """A host: its NIC ports keyed by HCA (mlx5_0), or by interface when no HCA is known."""
+    """A host: its NIC ports keyed by HCA (mlx5_0), or by interface when no HCA is known, and
+    its GPUs when an output shows them."""
 
     model_config = _STRICT
 
     nics: dict[str, NicLock] = Field(default_factory=dict)
     """HCA (or interface) -> what its outputs show."""
+    gpus: GpuLock | None = None
+    """The GPUs (None: no `nvidia-smi` output; not shown is never a change)."""
 
 
 class SwitchLock(BaseModel):
@@ -87,3 +108,6 @@ class BomLock(BaseModel):
     """Switch -> model, OS version, port speeds."""
     config: ConfigLock
     """Normalized MTU/QoS settings, hashed."""
+    nccl_version: str | None = None
+    """NCCL library version of a reference run (`bom lock --results FILE`: the nccl-tests
+    output's `nccl_version`); `bench run` compares each run's with it. None: not locked."""

@@ -261,6 +261,12 @@ class RdmaPort(Located):
     """Notification point (CNP generation) enabled per priority."""
     ecn_rp: dict[int, bool] = Field(default_factory=dict)
     """Reaction point (rate reduction) enabled per priority."""
+    module: dict[str, str] | None = None
+    """The cable or transceiver in the port (mlxlink `-m`): vendor, part_number, serial,
+    firmware, as shown; None when not collected."""
+    roce_gids: dict[int, str] | None = None
+    """GID index -> RoCE version (v1, v2) of this HCA port, from `show_gids`; None when not
+    collected."""
 
 
 class Definition(BaseModel):

@@ -29,11 +29,20 @@ IP_LINK = "ip -d link show"
 IBSTAT = "ibstat"
 LLDP = "lldpctl -f json"
 """LLDP neighbours of the host's ports from lldpd (lldpctl(8), `-f json`)."""
+SHOW_GIDS = "show_gids"
+"""The GID table of every HCA port (MLNX_OFED's show_gids script): index, GID, IPv4, RoCE
+version, netdev; optional, for BENCH006 (NCCL_IB_GID_INDEX)."""
+NVIDIA_SMI = "nvidia-smi --query-gpu=index,name,driver_version,vbios_version --format=csv,noheader"
+"""The host's GPUs for the BOM lock (nvidia-smi(1) `--query-gpu`); optional: a host without
+GPUs or the tool shows none."""
 
 MLNX_QOS = "mlnx_qos -i {netdev}"
 ECN_SYSFS = "grep -rH . /sys/class/net/{netdev}/ecn"
 ETHTOOL = "ethtool -i {netdev}"
 ROCE_TOS = "cma_roce_tos -d {hca} -p {port}"
+MLXLINK_MODULE = "mlxlink -d {hca} -m --json"
+"""The cable or transceiver of an HCA's port (mlxlink(1) `-m`: module info; JSON) for the
+BOM lock: vendor, part number, serial, firmware. Optional (MFT/mstflint may be absent)."""
 
 _COMMANDS = specs(
     CommandSpec(key=IBDEV2NETDEV, optional=True),
@@ -44,6 +53,8 @@ _COMMANDS = specs(
     CommandSpec(key=IP_LINK, optional=True),
     CommandSpec(key=IBSTAT, optional=True),
     CommandSpec(key=LLDP, optional=True),
+    CommandSpec(key=NVIDIA_SMI, optional=True),
+    CommandSpec(key=SHOW_GIDS, optional=True),
 )
 
 
@@ -109,6 +120,8 @@ def derive(collected: dict[str, str]) -> list[CommandSpec]:
     for port in ports:
         command = ROCE_TOS.format(hca=port.hca, port=port.port)
         out.append(CommandSpec(key=command, optional=True))
+    for hca in dict.fromkeys(p.hca for p in ports):
+        out.append(CommandSpec(key=MLXLINK_MODULE.format(hca=hca), optional=True))
     return out
 
 
@@ -153,7 +166,7 @@ PLATFORM = Platform(
     commands=_COMMANDS,
     exact=exact(_COMMANDS),
     session=LINUX_SESSION,
-    patterns=tuple(pattern(t) for t in (MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS)),
+    patterns=tuple(pattern(t) for t in (MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS, MLXLINK_MODULE)),
     # without the HCA -> netdev map the per-netdev QoS commands cannot be derived; an
     # InfiniBand-only host has no such netdevs, and `ibstat` then lists its HCA ports
     required_any=(IBDEV2NETDEV, RDMA_LINK, IBSTAT),
@@ -163,5 +176,5 @@ PLATFORM = Platform(
     counters=COUNTERS,
     lldp=LLDP,
     aliases=("linux-connectx",),
-    templates=(MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS),
+    templates=(MLNX_QOS, ECN_SYSFS, ETHTOOL, ROCE_TOS, MLXLINK_MODULE),
 )

@@ -349,10 +349,148 @@ class IbHca(Rule[Any]):
                 )
 
 
+AUTO_GID_SINCE = 22100
+"""NCCL 2.21 picks a RoCE v2 GID itself when NCCL_IB_GID_INDEX is unset (release notes:
+automatic GID index detection); before, the default index is 0."""
+
+
+def _gid_index(run: NcclRun) -> tuple[int | None, str]:
+    """(GID index NCCL uses, how it was chosen); None when NCCL picks one itself or the value
+    is not a number (the text says which)."""
+    env = run.env or {}
+    value = env.get("NCCL_IB_GID_INDEX")
+    if value is None:
+        if run.nccl_version is not None and run.nccl_version >= AUTO_GID_SINCE:
+            return None, "auto"
+        return 0, "NCCL_IB_GID_INDEX unset (index 0 before NCCL 2.21)"
+    try:
+        index = int(value, 0)
+    except ValueError:
+        return None, f"NCCL_IB_GID_INDEX={value!r} is not a number"
+    return (None, "auto") if index < 0 else (index, f"NCCL_IB_GID_INDEX={index}")
+
+
+class IbGidIndex(Rule[Any]):
+    """`NCCL_IB_GID_INDEX` selects a GID that is not RoCE v2 on a cabled RoCE port.
+
+    Why: NCCL addresses its RoCE queue pairs with the GID at `NCCL_IB_GID_INDEX`; a RoCE v1
+    GID (or an index the port does not have) sends RDMA as Ethernet frames with no IP header,
+    so the DSCP the switches classify on is never there and the lossless class is never used.
+    Judged against each cabled port's GID table (`show_gids`, collected optionally); a host
+    without it is a coverage gap. Unset, NCCL 2.21 and later choose a RoCE v2 GID themselves;
+    older versions use index 0, which mlx5 gives RoCE v1 (NCCL docs, Environment Variables:
+    NCCL_IB_GID_INDEX; MLNX_OFED docs, RoCE: show_gids).
+
+    Failing: `NCCL_IB_GID_INDEX=2` where `show_gids` lists index 2 as v1.
+
+    Passing: `NCCL_IB_GID_INDEX=3`, index 3 v2 on every cabled port of the run's hosts.
+    """
+
+    code = "BENCH006"
+    name = "nccl-ib-gid-index"
+    severity = "error"
+    summary = "NCCL_IB_GID_INDEX does not select a RoCE v2 GID on a cabled RoCE port"
+    options_model = NoOptions
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for run in _runs(ctx):
+            hosts = [h for h in run_hosts(ctx, run) if ctx.roce(h.name) is not None]
+            if run.env is None:
+                for host in hosts:
+                    ctx.skip(self.code, host.name, "the run's environment (nccl-tests -J)")
+                continue
+            index, how = _gid_index(run)
+            if index is None and how != "auto":
+                yield self.finding(
+                    None, "env NCCL_IB_GID_INDEX", "bench.env.NCCL_IB_GID_INDEX",
+                    f"{run.file}: {how}", source=_env_source(run),
+                )  # fmt: skip
+            if index is None:
+                continue
+            for host in hosts:
+                yield from self._host(ctx, run, host, index, how)
+
+    def _host(
+        self, ctx: Context, run: NcclRun, host: DeviceState, index: int, how: str
+    ) -> Iterator[Finding]:
+        for netdev, hca, _rate in cabled_rdma(ctx, host):
+            port = host.rdma[netdev]
+            if (port.link_layer or "").lower() == "infiniband":
+                continue
+            if port.roce_gids is None:
+                ctx.skip(self.code, host.name, "the GID table (`show_gids`)")
+                continue
+            version = port.roce_gids.get(index)
+            if version == "v2":
+                continue
+            v2 = [str(i) for i, v in sorted(port.roce_gids.items()) if v == "v2"]
+            shown = f"a RoCE {version} GID" if version else "no GID"
+            message = (
+                f"{run.file}: {how} selects {shown} on {host.name} {hca or netdev} port "
+                f"{port.port}; RoCE v2 GIDs there: {', '.join(v2) or 'none'}"
+            )
+            yield self.finding(
+                host.name, f"rdma {netdev}", "bench.env.NCCL_IB_GID_INDEX", message,
+                expected=[int(i) for i in v2], actual=index, source=port.sources.get("roce_gids"),
+            )  # fmt: skip
+
+
+class IbServiceLevel(Rule[Any]):
+    """`NCCL_IB_SL` disagrees with the intent's RoCE priority.
+
+    Why: on RoCE the service level NCCL sets with `NCCL_IB_SL` becomes the 802.1p priority of
+    its VLAN-tagged frames; a switch trusting PCP then queues the traffic by it. An SL other
+    than the intent's RoCE priority sends RDMA to a priority PFC does not protect. Unset, the
+    SL is 0 and only the DSCP (`NCCL_IB_TC`, BENCH004) classifies the traffic, so it is not
+    judged here (NCCL docs, Environment Variables: NCCL_IB_SL).
+
+    Failing: intent RoCE priority 3, `NCCL_IB_SL=0` set explicitly or `NCCL_IB_SL=5`.
+
+    Passing: `NCCL_IB_SL=3`, or unset.
+    """
+
+    code = "BENCH007"
+    name = "nccl-ib-sl"
+    severity = "error"
+    summary = "NCCL_IB_SL disagrees with the intent's RoCE priority"
+    options_model = NoOptions
+
+    def check(self, ctx: Context) -> Iterator[Finding]:
+        for run in _runs(ctx):
+            hosts = run_hosts(ctx, run)
+            if run.env is None:
+                for host in hosts:
+                    ctx.skip(self.code, host.name, "the run's environment (nccl-tests -J)")
+                continue
+            value = run.env.get("NCCL_IB_SL")
+            priorities = sorted({r.priority for h in hosts if (r := ctx.roce(h.name))})
+            if value is None or not priorities:
+                continue
+            message = self._problem(value, priorities)
+            if message is not None:
+                yield self.finding(
+                    None, "env NCCL_IB_SL", "bench.env.NCCL_IB_SL", f"{run.file}: {message}",
+                    expected=priorities, actual=value, source=_env_source(run),
+                )  # fmt: skip
+
+    @staticmethod
+    def _problem(value: str, priorities: list[int]) -> str | None:
+        want = " or ".join(str(p) for p in priorities)
+        try:
+            sl = int(value, 0)
+        except ValueError:
+            return f"NCCL_IB_SL={value!r} is not a number; the intent's RoCE priority is {want}"
+        if sl in priorities:
+            return None
+        return f"NCCL_IB_SL={sl} is priority {sl}, not the intent's RoCE priority {want}"
+
+
 RULES: list[type[Rule[Any]]] = [
     WrongResults,
     BusBandwidthFloor,
     RepeatVariation,
     IbTrafficClass,
     IbHca,
+    IbGidIndex,
+    IbServiceLevel,
 ]

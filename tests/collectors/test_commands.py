@@ -82,6 +82,8 @@ def test_derived_host_commands_are_the_example_snapshot_keys() -> None:
         "ethtool -i ens2np0",
         "cma_roce_tos -d mlx5_0 -p 1",
         "cma_roce_tos -d mlx5_1 -p 1",
+        "mlxlink -d mlx5_0 -m --json",  # optics for the BOM lock, per HCA
+        "mlxlink -d mlx5_1 -m --json",
     }
 
 

@@ -23,9 +23,12 @@ from fabriclint.parsers.mlnx_host.assemble import (
     set_os_version,
 )
 from fabriclint.parsers.mlnx_host.draft import Inputs, Parsed
+from fabriclint.parsers.mlnx_host.gids import read_gids
+from fabriclint.parsers.mlnx_host.gpu import read_gpus
 from fabriclint.parsers.mlnx_host.ib import Sourced, parse_ibstat
 from fabriclint.parsers.mlnx_host.linux import parse_ip_link
 from fabriclint.parsers.mlnx_host.lldp import read_lldp
+from fabriclint.parsers.mlnx_host.optics import read_module
 from fabriclint.parsers.mlnx_host.verbs import NetdevLink, parse_devinfo, parse_ibdev2netdev
 from fabriclint.platforms.mlnx_host import DEVINFO, IP_LINK
 
@@ -56,9 +59,20 @@ def parse(raw: RawDevice) -> DeviceState:
     add_ib_addressing(state, inputs, parsed)
     add_roce_tos(state, inputs, parsed, log)
     set_os_version(state)
+    _read_bom_extras(state, inputs, log)
     state.unparsed, state.problems = log.unparsed, log.problems
     read_lldp(raw, state)
     return state
+
+
+def _read_bom_extras(state: DeviceState, inputs: Inputs, log: Log) -> None:
+    """The optional outputs the BOM lock and the BENCH rules read: GPUs, GID table, optics."""
+    if inputs.gpus is not None:
+        read_gpus(state, inputs.gpus, log)
+    if inputs.gids is not None:
+        read_gids(state, inputs.gids, log)
+    for hca, text in sorted(inputs.modules.items()):
+        read_module(state, hca, text, log)
 
 
 def _netdev_links(inputs: Inputs, log: Log) -> dict[str, NetdevLink]:

@@ -19,6 +19,9 @@ _ECN = re.compile(r"^grep -\w+ \. /sys/class/net/([^/\s]+)/ecn/?$")
 _ETHTOOL = re.compile(r"^ethtool -i (\S+)$")
 _ROCE_TOS = re.compile(r"^cma_roce_tos\b")
 _IBSTAT = re.compile(r"^ibstat(?: \S+)?$")
+_NVIDIA_SMI = re.compile(r"^nvidia-smi --query-gpu=")
+_SHOW_GIDS = re.compile(r"^show_gids$")
+_MLXLINK = re.compile(r"^mlxlink -d (\S+) -m --json$")
 
 
 @dataclass
@@ -33,6 +36,10 @@ class Inputs:
     ethtool: dict[str, Text] = field(default_factory=dict)
     tos: dict[tuple[str, int], Text] = field(default_factory=dict)
     ibstat: list[Text] = field(default_factory=list)
+    gpus: Text | None = None
+    gids: Text | None = None
+    modules: dict[str, Text] = field(default_factory=dict)
+    """HCA -> its `mlxlink -m --json` output."""
     used: list[str] = field(default_factory=list)
 
     def add(self, cmd: str, text: Text) -> None:
@@ -42,6 +49,7 @@ class Inputs:
             (_MLNX_QOS, self.qos),
             (_ECN, self.ecn),
             (_ETHTOOL, self.ethtool),
+            (_MLXLINK, self.modules),
         ):
             match = pattern.match(norm)
             if match is not None:
@@ -62,6 +70,10 @@ class Inputs:
             self.iplink = text
         elif _IBSTAT.match(norm):
             self.ibstat.append(text)
+        elif _NVIDIA_SMI.match(norm) and self.gpus is None:
+            self.gpus = text
+        elif _SHOW_GIDS.match(norm) and self.gids is None:
+            self.gids = text
         else:
             return
         self.used.append(cmd)
