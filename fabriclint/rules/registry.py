@@ -29,6 +29,7 @@ from fabriclint.rules import (
     nic,
     pfc,
     qos,
+    qos_class,
     sup,
 )
 from fabriclint.rules.base import Rule
@@ -37,6 +38,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *pfc.RULES,
     *ecn.RULES,
     *qos.RULES,
+    *qos_class.RULES,
     *mtu.RULES,
     *nic.RULES,
     *fab.RULES,
