@@ -78,8 +78,11 @@ def _rewrite_fault(
     tc = (qos.dscp_to_tc or {}).get(dscp)
     key = f"by_dscp.{dscp}" if dscp in rewrite.by_dscp else f"by_tc.{tc}"
     named = f" {rewrite.name}" if rewrite.name else ""
-    line = f" (line {source.line})" if source is not None and source.line else " (platform default)"
-    bound = rewrite.src("")
+    entry, bound = rewrite.sources.get(key), rewrite.src("")
+    if entry is not None and entry.line:
+        line = f" (line {entry.line})"
+    else:  # a platform default entry: point at what turns the rewrite on
+        line = f" (its platform default entry, the rewrite turned on at line {_line(bound)})"
     return Fault(
         owner(state, iface, "rewrite", source=bound),
         f"rewrite.{key}",
@@ -198,6 +201,10 @@ def _target_tcs(qos: QosConfig, roce: RoceClass, lossy: bool) -> set[int]:
     queues = {tc_queue(qos, tc) for tc in tcs}
     shared = {tc for tc in traffic_classes(qos) if tc_queue(qos, tc) in queues}
     return shared | (set() if lossy else lossless_tcs(qos))
+
+
+def _line(source: Source | None) -> str:
+    return str(source.line) if source is not None and source.line else "?"
 
 
 def _foreign_fault(
