@@ -11,7 +11,7 @@ import pytest
 
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, DscpRewrite, PfcConfig, Trust
-from fabriclint.parsers import eos, junos
+from fabriclint.parsers import eos, junos, nxos
 from tests.rules.harness import ROCE_INTENT, Case, found, run_case
 from tests.rules.test_pfc import LINKS2, at, host, leaf, pfc, port, run
 
@@ -314,3 +314,55 @@ def test_junos_fixture_rewrite_rule_remarks_roce() -> None:
     (finding,) = run_case(case("j", "QOS010", [state], [], links=links))
     assert finding.object == "interface et-0/0/1" and finding.actual == 10
     assert finding.source is not None and finding.source.line == 31  # `code-point af11`
+
+
+# A Nexus leaf whose host ports got an egress marking policy meant for storage: its
+# class-default `set dscp 0` re-marks everything else, RoCE included, to best effort.
+NXOS_LEAF = """\
+hostname leaf02
+class-map type qos match-any ROCE
+  match dscp 26
+class-map type qos match-any CNP
+  match dscp 48
+class-map type qos match-any STORAGE
+  match dscp 10
+policy-map type qos ROCE-IN
+  class ROCE
+    set qos-group 3
+  class CNP
+    set qos-group 7
+    set dscp 48
+policy-map type qos EGRESS-MARK
+  class STORAGE
+    set dscp 18
+  class CNP
+  class class-default
+    set dscp 0
+system qos
+  service-policy type qos input ROCE-IN
+interface Ethernet1/1
+  no switchport
+  mtu 9216
+  service-policy type qos output EGRESS-MARK
+interface Ethernet1/2
+  no switchport
+  mtu 9216
+"""
+
+
+def test_nxos_fixture_egress_class_default_remarks_roce() -> None:
+    raw = RawDevice(
+        name="leaf02",
+        platform="nxos",
+        outputs={"show running-config": RawOutput(text=NXOS_LEAF, file="leaf02/rc.txt")},
+    )
+    state = nxos.parse(raw)
+    # `set dscp` of the input policy is ingress re-marking: still reported, with its line
+    assert [(u.text, u.source.line if u.source else None) for u in state.unparsed] == [
+        ("set dscp 48", 13)
+    ]
+    links = [("leaf02:Ethernet1/1", "gpu01:ens1np0"), ("leaf02:Ethernet1/2", "gpu02:ens1np0")]
+    (finding,) = run_case(case("n", "QOS010", [state], [], links=links))
+    assert finding.object == "interface Ethernet1/1" and finding.actual == 0
+    assert finding.source is not None and finding.source.line == 19  # class-default set dscp 0
+    assert "EGRESS-MARK (line 19)" in finding.message  # CNP (class CNP, no set) keeps 48
