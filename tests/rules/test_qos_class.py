@@ -11,7 +11,7 @@ import pytest
 
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, DscpRewrite, PfcConfig, Trust
-from fabriclint.parsers import eos, junos, nxos
+from fabriclint.parsers import eos, junos, nxos, sonic
 from tests.rules.harness import ROCE_INTENT, Case, found, run_case
 from tests.rules.test_pfc import LINKS2, at, host, leaf, pfc, port, run
 
@@ -366,3 +366,42 @@ def test_nxos_fixture_egress_class_default_remarks_roce() -> None:
     assert finding.object == "interface Ethernet1/1" and finding.actual == 0
     assert finding.source is not None and finding.source.line == 19  # class-default set dscp 0
     assert "EGRESS-MARK (line 19)" in finding.message  # CNP (class CNP, no set) keeps 48
+
+
+# A SONiC leaf whose host port binds a DSCP_TO_DSCP_MAP written for a tenant's VoIP (EF kept,
+# AF31 -> AF11) that also catches RoCE's DSCP 26, and a TC_TO_DSCP_MAP that keeps CNPs on 48.
+SONIC_LEAF = """\
+{
+    "PORT": {
+        "Ethernet0": {"admin_status": "up", "mtu": "9100"},
+        "Ethernet8": {"admin_status": "up", "mtu": "9100"}
+    },
+    "INTERFACE": {"Ethernet0": {}, "Ethernet8": {}},
+    "DSCP_TO_TC_MAP": {"ROCE": {"0": "0", "10": "0", "26": "3", "46": "5", "48": "6"}},
+    "DSCP_TO_DSCP_MAP": {"TENANT": {"46": "46", "26": "10"}},
+    "TC_TO_DSCP_MAP": {"KEEP": {"3": "26", "6": "48"}},
+    "PORT_QOS_MAP": {
+        "Ethernet0": {
+            "dscp_to_tc_map": "ROCE",
+            "dscp_to_dscp_map": "TENANT",
+            "tc_to_dscp_map": "KEEP",
+            "pfc_enable": "3"
+        },
+        "Ethernet8": {"dscp_to_tc_map": "ROCE", "tc_to_dscp_map": "KEEP", "pfc_enable": "3"}
+    }
+}
+"""
+
+
+def test_sonic_fixture_dscp_to_dscp_map_remarks_roce() -> None:
+    raw = RawDevice(
+        name="leaf03",
+        platform="sonic",
+        outputs={"config_db.json": RawOutput(text=SONIC_LEAF, file="leaf03/config_db.json")},
+    )
+    state = sonic.parse(raw)
+    assert not [u for u in state.unparsed if "DSCP" in u.text], state.unparsed
+    links = [("leaf03:Ethernet0", "gpu03:ens1np0"), ("leaf03:Ethernet8", "gpu04:ens1np0")]
+    (finding,) = run_case(case("s", "QOS010", [state], [], links=links))
+    assert finding.object == "interface Ethernet0" and finding.actual == 10
+    assert finding.source is not None and finding.source.line == 8  # the DSCP_TO_DSCP_MAP entry
