@@ -168,21 +168,19 @@ class ForeignTrafficInLosslessClass(FaultRule["ForeignTrafficInLosslessClass.Opt
                     yield _foreign_fault(state, iface, qos, field, extra)
 
 
+_BY_TRUST: dict[Trust | None, tuple[str, ...]] = {
+    Trust.PCP: ("pcp_to_tc",),
+    Trust.BOTH: ("dscp_to_tc", "pcp_to_tc"),
+    Trust.NONE: (),
+}
+"""The maps a port classifies by, by trust mode (DSCP, and unknown trust, by the DSCP map)."""
+
+
 def _judged_maps(qos: QosConfig) -> list[tuple[str, dict[int, int]]] | None:
     """(field, map) of each map a port classifies by under its trust mode (a CoS-trusting port
     with no CoS map uses the identity map); None when a map it classifies by is unknown."""
-    trust = qos.trust
-    fields = (
-        {
-            Trust.PCP: ["pcp_to_tc"],
-            Trust.BOTH: ["dscp_to_tc", "pcp_to_tc"],
-            Trust.NONE: [],
-        }.get(trust, ["dscp_to_tc"])
-        if trust is not None
-        else ["dscp_to_tc"]
-    )
     out: list[tuple[str, dict[int, int]]] = []
-    for field in fields:
+    for field in _BY_TRUST.get(qos.trust, ("dscp_to_tc",)):
         mapping: dict[int, int] | None = getattr(qos, field)
         if mapping is None and field == "pcp_to_tc":
             mapping = {p: p for p in range(8)}
@@ -194,16 +192,18 @@ def _judged_maps(qos: QosConfig) -> list[tuple[str, dict[int, int]]] | None:
 
 def _target_tcs(qos: QosConfig, roce: RoceClass, lossy: bool) -> set[int]:
     """Traffic classes whose traffic shares RoCE's queue, plus every lossless class (lossless
-    mode). RoCE's class is found by its DSCP, else by its priority in the CoS map."""
-    tcs = {tc for d in roce.dscp if (tc := (qos.dscp_to_tc or {}).get(d)) is not None}
-    if not tcs and qos.pcp_to_tc is not None and roce.priority in qos.pcp_to_tc:
-        tcs = {qos.pcp_to_tc[roce.priority]}
+    mode). RoCE's class is found by its priority on a port trusting CoS only, else by its DSCP."""
+    if qos.trust is Trust.PCP:
+        tcs = {(qos.pcp_to_tc or {p: p for p in range(8)}).get(roce.priority, roce.priority)}
+    else:
+        tcs = {tc for d in roce.dscp if (tc := (qos.dscp_to_tc or {}).get(d)) is not None}
     queues = {tc_queue(qos, tc) for tc in tcs}
     shared = {tc for tc in traffic_classes(qos) if tc_queue(qos, tc) in queues}
     return shared | (set() if lossy else lossless_tcs(qos))
 
 
 def _line(source: Source | None) -> str:
+    """The line number of `source` as text ('?' when it has none)."""
     return str(source.line) if source is not None and source.line else "?"
 
 
