@@ -11,7 +11,16 @@ from fabriclint.models.intent import RoceClass
 from fabriclint.models.resolve import egress_dscp, lossless_tcs, tc_queue, traffic_classes
 from fabriclint.models.state import DeviceState, Interface, QosConfig, Trust
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.scope import Fault, FaultRule, StrictOptions, names, owner, roce_ports
+from fabriclint.rules.scope import (
+    Fault,
+    FaultRule,
+    StrictOptions,
+    first,
+    names,
+    owner,
+    pfc_source,
+    roce_ports,
+)
 
 
 class RoceDscpRewritten(FaultRule[NoOptions]):
@@ -165,7 +174,7 @@ class ForeignTrafficInLosslessClass(FaultRule["ForeignTrafficInLosslessClass.Opt
                 allowed = allowed_dscp if field == "dscp_to_tc" else allowed_cos
                 extra = {k: tc for k, tc in mapping.items() if tc in targets and k not in allowed}
                 if extra:
-                    yield _foreign_fault(state, iface, qos, field, extra)
+                    yield _foreign_fault(state, iface, qos, (field, extra), roce.dscp)
 
 
 _BY_TRUST: dict[Trust | None, tuple[str, ...]] = {
@@ -191,15 +200,16 @@ def _judged_maps(qos: QosConfig) -> list[tuple[str, dict[int, int]]] | None:
 
 
 def _target_tcs(qos: QosConfig, roce: RoceClass, lossy: bool) -> set[int]:
-    """Traffic classes whose traffic shares RoCE's queue, plus every lossless class (lossless
-    mode). RoCE's class is found by its priority on a port trusting CoS only, else by its DSCP."""
+    """The classes judged: those sharing RoCE's queue, plus every lossless class (lossless
+    mode). RoCE's class is found by its priority on a port trusting CoS only, else by its DSCP;
+    in lossless mode it counts only when it is lossless (RoCE in a lossy class is PFC002's)."""
     if qos.trust is Trust.PCP:
         tcs = {(qos.pcp_to_tc or {p: p for p in range(8)}).get(roce.priority, roce.priority)}
     else:
         tcs = {tc for d in roce.dscp if (tc := (qos.dscp_to_tc or {}).get(d)) is not None}
-    queues = {tc_queue(qos, tc) for tc in tcs}
-    shared = {tc for tc in traffic_classes(qos) if tc_queue(qos, tc) in queues}
-    return shared | (set() if lossy else lossless_tcs(qos))
+    lossless = set() if lossy else lossless_tcs(qos)
+    queues = {tc_queue(qos, tc) for tc in tcs if lossy or tc in lossless}
+    return {tc for tc in traffic_classes(qos) if tc_queue(qos, tc) in queues} | lossless
 
 
 def _line(source: Source | None) -> str:
@@ -208,9 +218,15 @@ def _line(source: Source | None) -> str:
 
 
 def _foreign_fault(
-    state: DeviceState, iface: Interface, qos: QosConfig, field: str, extra: dict[int, int]
+    state: DeviceState,
+    iface: Interface,
+    qos: QosConfig,
+    found: tuple[str, dict[int, int]],
+    roce_dscp: list[int],
 ) -> Fault:
-    """One fault naming each extra value of map `field` and the line that maps it."""
+    """One fault naming each extra value of map `field` (`found`: the field and its extra
+    entries) and the line that maps it."""
+    field, extra = found
     noun = "DSCP" if field == "dscp_to_tc" else "CoS"
     by_line: dict[int | None, list[int]] = {}
     sources: list[Source] = []
@@ -226,7 +242,11 @@ def _foreign_fault(
         for line, keys in sorted(by_line.items(), key=lambda item: item[0] or 0)
     ]
     tcs = sorted(set(extra.values()))
-    source = sources[0] if sources else qos.sources.get(field)
+    # All platform defaults: point at what makes their class judged (PFC on it, else RoCE's line).
+    fallback = [pfc_source(qos)] if set(tcs) & lossless_tcs(qos) else []
+    fallback += [qos.sources.get(f"dscp_to_tc.{d}") for d in roce_dscp]
+    source = first(*sources, *(s for s in fallback if s is not None and s.line))
+    source = source or qos.sources.get(field)
     return Fault(
         owner(state, iface, field, source=source),
         field,

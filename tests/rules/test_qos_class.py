@@ -99,6 +99,8 @@ CASES: list[Case] = [
         "qos011-shared-queue", "QOS011", [leaf(tc_to_queue={t: t for t in range(8)} | {5: 3})], QOS
     ),
     case("qos011-cnp-allowed", "QOS011", [leaf(**written({48: 3}))], []),
+    # RoCE itself in a lossy class is PFC002's finding: its (lossy) queue is not judged
+    case("qos011-roce-in-lossy-class", "QOS011", [leaf(**written({26: 1}))], []),
     case(
         "qos011-trust-cos-identity",
         "QOS011",
@@ -177,6 +179,12 @@ def test_qos011_message_names_each_dscp_and_its_line() -> None:
     (finding,) = run_case(case("m", "QOS011", [state], []))
     assert "DSCP 10 (line 44); DSCP 12 (line 45) are classified" in finding.message
     assert finding.actual == {"10": 3, "12": 3} and finding.source == at(44)
+
+
+def test_qos011_platform_defaults_point_at_the_pfc_line() -> None:
+    (finding,) = run_case(case("p", "QOS011", [leaf(pfc=pfc(3, 4, line=77))], []))
+    assert "DSCP 32, 33, 34, 35, 36, 37, 38, 39 (platform default)" in finding.message
+    assert finding.source == at(77)
 
 
 # ---- realistic configurations, parsed ----------------------------------------------------------
