@@ -33,6 +33,7 @@ _MERGED_FIELDS = (
     "queues",
     "pfc",
     "buffers",
+    "rewrite",
     "profile",
 )
 
@@ -267,6 +268,21 @@ def priorities_in_use(qos: QosConfig) -> set[int] | None:
     if tcs is None:
         return None
     return {p for tc in tcs if (p := tc_priority(qos, tc)) is not None}
+
+
+def egress_dscp(qos: QosConfig, dscp: int) -> tuple[int, Source | None] | None:
+    """The DSCP a packet received with `dscp` leaves with under `qos`'s egress rewrite, and the
+    line that writes it: its `by_dscp` entry, else the `by_tc` entry of the class the DSCP is
+    classified into. None when no rewrite entry applies (the DSCP leaves unchanged)."""
+    rewrite = qos.rewrite
+    if rewrite is None:
+        return None
+    if dscp in rewrite.by_dscp:
+        return rewrite.by_dscp[dscp], rewrite.src(f"by_dscp.{dscp}")
+    tc = (qos.dscp_to_tc or {}).get(dscp)
+    if tc is not None and tc in rewrite.by_tc:
+        return rewrite.by_tc[tc], rewrite.src(f"by_tc.{tc}")
+    return None
 
 
 def resolve_qos(qos: QosConfig, dscp: int) -> Resolution:

@@ -152,6 +152,22 @@ class MapConflict(BaseModel):
     """Where each assignment is."""
 
 
+class DscpRewrite(Located):
+    """Egress DSCP re-marking in force on a port (or switch-wide): the DSCP packets leave with.
+
+    Sources: `by_tc.N` / `by_dscp.N` the line writing that entry, `` the line binding the
+    rewrite (a Junos `rewrite-rules dscp` under an interface, SONiC `tc_to_dscp_map`)."""
+
+    name: str | None = None
+    """The rewrite rule, map or policy (None for the unnamed switch-wide EOS map)."""
+    by_tc: dict[int, int] = Field(default_factory=dict)
+    """Traffic class -> DSCP written on the way out (Junos rewrite rules, EOS `qos map
+    traffic-class N to dscp D`, SONiC TC_TO_DSCP_MAP). A class not listed keeps its DSCP."""
+    by_dscp: dict[int, int] = Field(default_factory=dict)
+    """DSCP as received -> DSCP written on the way out (SONiC DSCP_TO_DSCP_MAP, an NX-OS egress
+    policy class matching `dscp` that sets one); looked up before `by_tc`."""
+
+
 class QosConfig(Located):
     """Classification, mapping and queueing. None means 'not set at this level' (inherit)."""
 
@@ -178,6 +194,8 @@ class QosConfig(Located):
     """Priority flow control."""
     buffers: BufferConfig | None = None
     """Lossless buffers."""
+    rewrite: DscpRewrite | None = None
+    """Egress DSCP re-marking in force; None when the DSCP leaves as it came."""
     conflicts: list[MapConflict] = Field(default_factory=list)
     """Keys assigned more than once in one map."""
     profile: str | None = None

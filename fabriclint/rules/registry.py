@@ -32,6 +32,7 @@ from fabriclint.rules import (
     nic_switch,
     pfc,
     qos,
+    qos_class,
     sup,
 )
 from fabriclint.rules.base import Rule
@@ -41,6 +42,7 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *ecn.RULES,
     *qos.RULES,
     *buf.RULES,
+    *qos_class.RULES,
     *mtu.RULES,
     *nic.RULES,
     *nic_switch.RULES,

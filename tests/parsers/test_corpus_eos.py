@@ -134,11 +134,16 @@ def test_qos_cfg_port_channel_members_and_references() -> None:
 def test_qos_cfg_unmodeled_lines_are_reported() -> None:
     state = load(QOS_CFG)
     lines = unparsed_lines(state)
-    # qos rewrite, tc->dscp / tc->cos rewrites, exp map, ECN allow non-ect, polling interval.
-    assert {233, 239, 240, 242, 244, 277} <= lines
+    # tc->cos rewrite, exp map, ECN allow non-ect, polling interval.
+    assert {240, 242, 244, 277} <= lines
+    # `qos rewrite dscp` and `qos map traffic-class 1 to dscp 56` are modelled (QOS010).
+    assert not {233, 239} & lines
+    rewrite = state.qos.rewrite
+    assert rewrite is not None and rewrite.by_tc[1] == 56 and rewrite.by_tc[4] == 32
+    assert rewrite.sources["by_tc.1"].line == 239 and rewrite.sources[""].line == 233
     assert {97, 98, 99, 19, 44, 204, 214, 260, 272} <= lines  # mc queues, shape, counters, sets
     assert not {234, 235, 236, 237, 238, 241, 274, 275, 276, 278} & lines  # modeled
-    assert len(state.unparsed) == 38
+    assert len(state.unparsed) == 36
 
 
 # ---- avd ethernet-interfaces.cfg ----------------------------------------------------------------

@@ -165,4 +165,10 @@ def test_storage_zero_lossless_buffers_and_unparsed() -> None:
     assert 8 not in (state.qos.tc_to_queue or {})  # mcast-fc queue 8 is multicast
     assert not dangling(state)
     lines = unparsed_lines(state)
-    assert len(lines) == 29 and {1949, 1980, 2041, 2047} <= set(lines)  # rewrite, shaping
+    assert len(lines) == 21 and {2041, 2047} <= set(lines)  # shaping
+    # `unit 0 rewrite-rules dscp rw1` is modelled: forwarding class queue -> code point.
+    assert not {1949, 1960, 1972, 1980, 1992} & set(lines)
+    port = state.interfaces["et-0/0/0"].qos
+    rewrite = port.rewrite if port is not None else None
+    assert rewrite is not None and rewrite.by_tc == {0: 10, 1: 0, 5: 8, 6: 46, 7: 48}
+    assert rewrite.sources[""].line == 1949 and rewrite.sources["by_tc.0"].line == 1980

@@ -338,8 +338,7 @@ def test_unmodeled_qos_lines_are_reported_with_their_lines_and_others_ignored() 
     """
     state = run(config)
     reported = {(u.text, u.source.line if u.source else None) for u in state.unparsed}
-    assert reported == {
-        ("qos rewrite dscp", 2),
+    assert reported == {  # `qos rewrite dscp` is modelled (DscpRewrite)
         ("qos map traffic-class 3 to cos 3", 3),
         ("shape rate 10 percent", 6),
         ("shape rate 40 percent", 10),

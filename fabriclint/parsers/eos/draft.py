@@ -72,6 +72,10 @@ class Draft(BaseDraft):
     dscp: dict[int, list[At[int]]] = field(default_factory=dict)
     cos: dict[int, list[At[int]]] = field(default_factory=dict)
     tc_queue: dict[int, list[At[int]]] = field(default_factory=dict)
+    tc_dscp: dict[int, list[At[int]]] = field(default_factory=dict)
+    """`qos map traffic-class N to dscp D`: the egress rewrite, in force with `qos rewrite dscp`."""
+    rewrite_dscp: Source | None = None
+    """`qos rewrite dscp`."""
     pfc_all_off: Source | None = None
     wd_detect: At[float] | None = None
     wd_restore: At[float] | None = None

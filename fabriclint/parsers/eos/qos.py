@@ -6,6 +6,7 @@ from typing import TypeVar
 
 from fabriclint.models.common import Source
 from fabriclint.models.state import (
+    DscpRewrite,
     MapConflict,
     PfcConfig,
     PfcWatchdog,
@@ -23,6 +24,9 @@ from fabriclint.parsers.kit.merge import Merge, by_key, last, stack, update
 DEFAULT_COS_TC: dict[int, int] = {0: 1, 1: 0, **{cos: cos for cos in range(2, 8)}}
 DEFAULT_DSCP_TC: dict[int, int] = {dscp: DEFAULT_COS_TC[dscp >> 3] for dscp in range(64)}
 DEFAULT_TC_QUEUE: dict[int, int] = {tc: tc for tc in range(8)}
+# `show qos maps` "Tc - dscp map": the class selector of each class's default CoS (TC 0 -> 8,
+# TC 1 -> 0, TC n -> 8n), used by `qos rewrite dscp` for a class the config does not map.
+DEFAULT_TC_DSCP: dict[int, int] = {tc: 8 * cos for cos, tc in DEFAULT_COS_TC.items()}
 DEFAULT_WATCHDOG_ACTION = "errdisable"
 
 V = TypeVar("V")
@@ -36,6 +40,8 @@ def device_qos(draft: Draft) -> QosConfig:
     qos.pcp_to_tc = _table(qos, "pcp_to_tc", draft.cos, DEFAULT_COS_TC, default)
     if draft.tc_queue:
         qos.tc_to_queue = _table(qos, "tc_to_queue", draft.tc_queue, DEFAULT_TC_QUEUE, default)
+    if draft.rewrite_dscp is not None:
+        qos.rewrite = _rewrite(draft, draft.rewrite_dscp)
     if draft.pfc_all_off is not None or _has_global_watchdog(draft):
         qos.pfc = PfcConfig(enabled=False)
         qos.pfc.mark("", draft.pfc_all_off)
@@ -43,6 +49,18 @@ def device_qos(draft: Draft) -> QosConfig:
         qos.mark("pfc", draft.pfc_all_off)
         qos.pfc.watchdog = _watchdog(draft, None)
     return qos
+
+
+def _rewrite(draft: Draft, enabled: Source) -> DscpRewrite:
+    """The switch-wide egress rewrite `qos rewrite dscp` turns on: the written TC -> DSCP
+    entries (last one wins) over the platform defaults."""
+    rewrite = DscpRewrite(by_tc=dict(DEFAULT_TC_DSCP))
+    rewrite.mark("", enabled)
+    for tc in DEFAULT_TC_DSCP:
+        rewrite.mark(f"by_tc.{tc}", draft.default)
+    for tc, assigned in draft.tc_dscp.items():
+        rewrite.by_tc[tc], rewrite.sources[f"by_tc.{tc}"] = assigned[-1]
+    return rewrite
 
 
 def _table(

@@ -19,6 +19,7 @@ GLOBAL_QOS_WORDS = frozenset(
 )
 
 _REWRITE = "egress rewrite map not modeled (the PFC priority is taken as the traffic class)"
+_REWRITE_DSCP = ("qos", "rewrite", "dscp")
 
 
 def top_line(draft: Draft, text: str, words: list[str], line: int) -> Block:
@@ -61,6 +62,10 @@ def _qos(draft: Draft, text: str, words: list[str], line: int) -> Block | None:
         return partial(layer_line, draft, layer)
     if words[1:2] == ["map"] and "to" in words:
         _qos_map(draft, text, words, line)
+    elif tuple(words) == _REWRITE_DSCP:
+        # Arista, "qos rewrite dscp": packets leave with the DSCP of their traffic class
+        # (`qos map traffic-class N to dscp D`, defaults otherwise).
+        draft.rewrite_dscp = draft.at(line)
     else:
         draft.skip(text, "global qos setting not modeled", line)
     return None
@@ -91,6 +96,8 @@ def _map_table(draft: Draft, kind: str, target: str) -> dict[int, list[At[int]]]
         return draft.cos
     if target == "tx-queue" and kind == "traffic-class":
         return draft.tc_queue
+    if target == "dscp" and kind == "traffic-class":
+        return draft.tc_dscp
     return None
 
 

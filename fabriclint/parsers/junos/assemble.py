@@ -72,6 +72,7 @@ def _cos_for(
         return chain[0] if chain else None
     cnp = next((c for c in chain if c.cnp is not None), None)
     smap = next((c for c in chain if c.scheduler_map is not None), None)
+    rewrite = next((c.rewrite for c in chain if c.rewrite is not None), None)
     kinds = dict.fromkeys(kind for c in chain for kind, entries in c.classifiers.items() if entries)
     by_kind = {k: next(c for c in chain if c.classifiers.get(k)) for k in kinds}
     key = "|".join(c.name for c in chain)
@@ -82,6 +83,7 @@ def _cos_for(
             classifiers={k: c.classifiers[k] for k, c in by_kind.items()},
             cnp=cnp.cnp if cnp is not None else None,
             scheduler_map=smap.scheduler_map if smap is not None else None,
+            rewrite=rewrite,
             key=key,
             classifier_blocks={k: c.name for k, c in by_kind.items()},
         )

@@ -26,7 +26,8 @@ Words = tuple[str, ...]
 Handler = Callable[[Draft, Words, Stmt], None]
 
 MODELED_CLASSIFIERS = ("dscp", "dscp-ipv6", "ieee-802.1")
-_REWRITE = "egress rewrite rules are not modeled"
+_REWRITE = "egress rewrite rules other than DSCP code points by forwarding class are not modeled"
+_MAIN_UNITS = ("", "*", "0")
 _ETS = "hierarchical (ETS) scheduling is not modeled"
 
 
@@ -289,7 +290,7 @@ def _unit(d: Draft, port: CosPort, unit: str, tail: Words, st: Stmt) -> None:
         _apply_classifier(d, port, unit, tail[1:], st)
     elif key == "rewrite-rules" and len(tail) == 3:
         d.refer(f"{tail[1]}-rewrite-rule", tail[2], by, st.line)
-        unmodeled(d, st, _REWRITE)
+        _bind_rewrite(d, port, unit, tail[1:], st)
     elif key == "forwarding-class" and len(tail) == 2:
         d.refer("forwarding-class", tail[1], by, st.line)
         unmodeled(d, st, "fixed classification (every packet to one class) is not modeled")
@@ -321,13 +322,30 @@ def _shared_buffer(d: Draft, rest: Words, st: Stmt) -> None:
     unmodeled(d, st, "shared-buffer percentages are not converted to bytes (buffer size unknown)")
 
 
+def _bind_rewrite(d: Draft, port: CosPort, unit: str, pair: Words, st: Stmt) -> None:
+    """`unit U rewrite-rules dscp NAME`: the main unit's DSCP rule is the port's rewrite."""
+    if pair[0] != "dscp" or unit not in _MAIN_UNITS:
+        return unmodeled(d, st, _REWRITE)
+    if port.rewrite is None or _MAIN_UNITS.index(unit) == 0:
+        port.rewrite = Lined(pair[1], st.line)
+    return None
+
+
 def _rewrite(d: Draft, rest: Words, st: Stmt) -> None:
+    """`rewrite-rules dscp NAME forwarding-class FC loss-priority LP code-point CP` (Juniper,
+    "Configuring Rewrite Rules": the code point written into packets of FC leaving an
+    interface the rule is bound to)."""
     kind, name, tail = rest[0], rest[1] if len(rest) > 1 else "", rest[2:]
     if not name:
         return unmodeled(d, st, _REWRITE)
     d.define(f"{kind}-rewrite-rule", name, st.line)
+    entries = d.rewrites.setdefault(name, []) if kind == "dscp" else None
     if len(tail) >= 2 and tail[0] == "forwarding-class":
         d.refer("forwarding-class", tail[1], f"{kind}-rewrite-rule {name}", st.line)
+    written = len(tail) == 6 and tail[2] == "loss-priority" and tail[4] == "code-point"
+    if entries is not None and tail[:1] == ("forwarding-class",) and written:
+        entries.append((tail[1], tail[3], tail[5], st.line))
+        return None
     return unmodeled(d, st, _REWRITE) if tail else None
 
 

@@ -140,6 +140,8 @@ class CosPort:
     """Classifier type -> [(unit, name)]; unit '' = on the physical interface."""
     cnp: Lined[str] | None = None
     scheduler_map: Lined[str] | None = None
+    rewrite: Lined[str] | None = None
+    """`unit U rewrite-rules dscp NAME` (the first unit of `_UNIT_ORDER` wins, as classifiers)."""
     applied: tuple[list[str], Source | None] | None = None
     """Names applied and the first line applying one (computed once, shared by its ports)."""
     key: str = ""
@@ -170,6 +172,9 @@ class Draft(BaseDraft):
     schedulers: dict[str, Scheduler] = field(default_factory=dict)
     scheduler_maps: dict[str, SchedulerMap] = field(default_factory=dict)
     cos_ports: dict[str, CosPort] = field(default_factory=dict)
+    rewrites: dict[str, list[tuple[str, str, str, int]]] = field(default_factory=dict)
+    """`rewrite-rules dscp NAME forwarding-class FC loss-priority LP code-point CP`:
+    name -> [(FC, LP, CP, line)]."""
     buffers: dict[str, Lined[float]] = field(default_factory=dict)
     """Ingress shared-buffer partition (lossless, lossless-headroom) -> percent."""
     _refs: set[tuple[str, str, str]] = field(default_factory=set)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from fabriclint.models.common import Source
 from fabriclint.models.state import (
     BufferConfig,
+    DscpRewrite,
     MapConflict,
     PfcConfig,
     PfcWatchdog,
@@ -259,7 +260,30 @@ class QosBuilder:
             self._pfc(qos, cos.cnp, dscp_map if dscp_map is not None else default)
         if cos.scheduler_map is not None:
             qos.queues = self.sched.of_map(cos.scheduler_map.value)
+        if cos.rewrite is not None:
+            qos.rewrite = self._rewrite(cos.rewrite)
         return qos
+
+    def _rewrite(self, bound: Lined[str]) -> DscpRewrite | None:
+        """The DSCP rewrite rule bound to a port as TC (queue) -> code point; the loss-priority
+        `low` entry of a class stands for it (RoCE is classified low). None when undefined."""
+        entries = self.d.rewrites.get(bound.value)
+        if entries is None:
+            return None  # dangling: QOS005
+        rewrite = DscpRewrite(name=bound.value)
+        rewrite.mark("", self.d.at(bound.line))
+        for fc, loss, token, line in sorted(entries, key=lambda e: e[1] != "low"):
+            point, tc = code_point(token, "dscp", self.d.aliases), self.queue(fc)
+            if point is None or tc is None:
+                if point is None:
+                    head = ("class-of-service", "rewrite-rules", "dscp", bound.value)
+                    words = (*head, "forwarding-class", fc, "loss-priority", loss, "code-point")
+                    self.d.skip(" ".join((*words, token)), "unknown code point", line)
+                continue
+            if tc not in rewrite.by_tc:
+                rewrite.by_tc[tc] = point
+                rewrite.mark(f"by_tc.{tc}", self.d.at(line))
+        return rewrite
 
     def _applied(self, cos: CosPort, kinds: tuple[str, ...]) -> tuple[str, Lined[str]] | None:
         """The classifier of the first of `kinds` applied to the port (physical, `*`, unit 0)."""

@@ -9,6 +9,7 @@ from fabriclint.models.common import Source
 from fabriclint.models.state import (
     BufferConfig,
     DeviceState,
+    DscpRewrite,
     PfcConfig,
     PfcWatchdog,
     QosConfig,
@@ -22,14 +23,17 @@ from fabriclint.parsers.nxos.qos import (
     NetQos,
     buffers,
     classify,
+    egress_rewrite,
     network_qos,
     queues,
+    report_ingress_marking,
     unclassified,
     watchdog,
 )
 from fabriclint.parsers.nxos.show import ShownInterface
 
 _IN, _OUT = (QUEUING, "input"), (QUEUING, "output")
+_QOS_OUT = (QOS, "output")
 
 
 @dataclass(slots=True)
@@ -42,6 +46,7 @@ class Built:
     queues: dict[str, dict[int, QueueConfig] | None] = field(default_factory=dict)
     buffers: dict[str, BufferConfig | None] = field(default_factory=dict)
     watchdogs: dict[Lined[bool] | None, PfcWatchdog | None] = field(default_factory=dict)
+    rewrites: dict[str, DscpRewrite | None] = field(default_factory=dict)
 
 
 def build_state(
@@ -59,12 +64,30 @@ def build_state(
         built = Built(draft, net)
         state.qos = device_qos(built)
         state.interfaces = build_interfaces(draft, shown, lambda port: port_qos(built, port), net)
+        report_ingress_marking(draft, _bound_output(draft))
         draft.hand_over(state)
     else:
         state.interfaces = build_interfaces(
             Draft(file=draft.file), shown, lambda port: None, NetQos()
         )
     return state
+
+
+def _bound_output(draft: Draft) -> set[str]:
+    """Names of the type qos policies some interface (or `system qos`) binds `output`."""
+    layers = [draft.system, *draft.interfaces.values()]
+    return {found[0] for layer in layers if (found := layer.policies.get(_QOS_OUT)) is not None}
+
+
+def _rewrite(built: Built, applied: Lined[str] | None) -> DscpRewrite | None:
+    """The egress rewrite of the type qos output policy `applied` (shared by its ports)."""
+    if applied is None:
+        return None
+    if applied[0] not in built.rewrites:
+        policy = built.draft.policies.get((QOS, applied[0]))
+        at = built.draft.at(applied[1])
+        built.rewrites[applied[0]] = egress_rewrite(built.draft, policy, at) if policy else None
+    return built.rewrites[applied[0]]
 
 
 def device_qos(built: Built) -> QosConfig:
@@ -82,6 +105,7 @@ def device_qos(built: Built) -> QosConfig:
     values["buffers"] = _buffers(built, draft.system.policies.get(_IN))
     if values["buffers"] is not None:
         _identity_pg(values, sources, draft.default)
+    values["rewrite"] = _rewrite(built, draft.system.policies.get(_QOS_OUT))
     _lossless_classes(values, sources, built.net, draft)
     dog = draft.watchdog
     timers = (dog.on, dog.interval, dog.shutdown_multiplier, dog.auto_restore, dog.fixed_restore)
@@ -229,6 +253,9 @@ def _own_qos(built: Built, merged: Applied) -> QosConfig | None:
         pfc = values["pfc"] = _pfc(built, merged.pfc_mode, merged.watchdog)
         sources["pfc"] = pfc.sources["enabled"]
         sources["pfc.priorities"] = pfc.sources.get("priorities", pfc.sources["enabled"])
-    if not any(values.get(key) is not None for key in ("trust", "queues", "buffers", "pfc")):
+    if (QOS, "output") in merged.policies:
+        values["rewrite"] = _rewrite(built, merged.policies[_QOS_OUT])
+    kept = ("trust", "queues", "buffers", "pfc", "rewrite")
+    if not any(values.get(key) is not None for key in kept):
         return None
     return _qos_config(values, sources)

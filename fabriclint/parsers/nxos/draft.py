@@ -46,6 +46,9 @@ class PolicyClass:
     name: str
     line: int
     set_qos_group: Lined[int] | None = None
+    set_dscp: tuple[int, int, str] | None = None
+    """`set dscp D` of a type qos class: (DSCP, line, the line's text). Modelled where the
+    policy is bound `output` (an egress rewrite); reported as unparsed where it is not."""
     priority: int | None = None
     """Line of `priority [level N]`."""
     bandwidth: Lined[float] | None = None

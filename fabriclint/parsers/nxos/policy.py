@@ -136,10 +136,13 @@ def _skip(draft: Draft, reason: str, text: str, words: list[str], line: int) -> 
 
 def _qos_action(draft: Draft, pclass: PolicyClass, text: str, words: list[str], line: int) -> None:
     value = to_int(words[2]) if words[:2] == ["set", "qos-group"] and len(words) == 3 else None
-    if value is None:
-        draft.skip(text, "type qos action not modeled (only 'set qos-group N')", line)
-    else:
+    dscp = parse_values(words[2:], DSCP_NAMES) if words[:2] == ["set", "dscp"] else None
+    if value is not None:
         pclass.set_qos_group = (value, line)
+    elif dscp is not None and len(dscp) == 1:
+        pclass.set_dscp = (dscp[0], line, text)  # judged where the policy is bound (assemble)
+    else:
+        draft.skip(text, "type qos action not modeled (only 'set qos-group N', 'set dscp D')", line)
 
 
 def _queuing_action(

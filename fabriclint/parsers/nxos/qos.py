@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fabriclint.models.common import Source
 from fabriclint.models.state import (
     BufferConfig,
+    DscpRewrite,
     MapConflict,
     PfcWatchdog,
     PgBuffer,
@@ -150,6 +151,64 @@ def _table(
             sources = [src for _, src in assigned]
             out.conflicts.append(MapConflict(map=name, key=key, values=values, sources=sources))
     return table
+
+
+# ---- egress re-marking (type qos output) --------------------------------------------------------
+
+
+def egress_rewrite(draft: Draft, policy: Policy, bound: Source) -> DscpRewrite | None:
+    """The DSCP rewrite of a type qos policy bound `output` (Nexus 9000 QoS guide, "Marking":
+    `set dscp` in an egress policy re-marks matching packets as they leave). First matching
+    class wins: a class matching DSCPs decides them (`set dscp`, else they keep theirs), one
+    matching a qos-group decides that traffic class, class-default the classes left. None when
+    no class sets a DSCP."""
+    if not any(c.set_dscp is not None for c in policy.classes):
+        return None
+    rewrite = DscpRewrite(name=policy.name, sources={"": bound})
+    decided: set[int] = set()
+    for pclass in policy.classes:
+        written = pclass.set_dscp
+        src = draft.at(written[1]) if written is not None else draft.at(pclass.line)
+        if pclass.name == "class-default":
+            tcs = [tc for tc in range(8) if tc not in decided]
+            _decide(rewrite, "by_tc", tcs, written[0] if written else None, src)
+            break
+        cmap = draft.class_maps.get((QOS, pclass.name))
+        if cmap is None:
+            continue
+        dscps = [d for values, _ in cmap.dscp for d in values if d not in rewrite.by_dscp]
+        for dscp in dscps:  # matched without a `set dscp`: leaves with its own DSCP
+            rewrite.by_dscp[dscp] = written[0] if written else dscp
+            rewrite.mark(f"by_dscp.{dscp}", src)
+        if cmap.qos_group is not None and cmap.qos_group[0] not in decided:
+            decided.add(cmap.qos_group[0])
+            _decide(rewrite, "by_tc", [cmap.qos_group[0]], written[0] if written else None, src)
+    return rewrite
+
+
+def _decide(
+    rewrite: DscpRewrite, field_name: str, keys: list[int], dscp: int | None, src: Source
+) -> None:
+    """Record that `keys` of `field_name` leave with `dscp` (None: with their own, no entry)."""
+    if dscp is None:
+        return
+    table: dict[int, int] = getattr(rewrite, field_name)
+    for key in keys:
+        table[key] = dscp
+        rewrite.mark(f"{field_name}.{key}", src)
+
+
+def report_ingress_marking(draft: Draft, bound_output: set[str]) -> None:
+    """`set dscp` in type qos policies not bound `output`: ingress re-marking, not modeled."""
+    for (kind, name), policy in draft.policies.items():
+        if kind != QOS or name in bound_output:
+            continue
+        for pclass in policy.classes:
+            if pclass.set_dscp is not None:
+                _, line, text = pclass.set_dscp
+                draft.skip(
+                    text, "ingress DSCP re-marking (set dscp in an input policy) not modeled", line
+                )
 
 
 def unclassified(draft: Draft) -> Classified:

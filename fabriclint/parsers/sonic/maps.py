@@ -19,12 +19,15 @@ APPLIED: dict[str, tuple[str, str]] = {
     "tc_to_queue_map": ("TC_TO_QUEUE_MAP", "tc_to_queue"),
     "tc_to_pg_map": ("TC_TO_PRIORITY_GROUP_MAP", "tc_to_pg"),
     "pfc_to_queue_map": ("MAP_PFC_PRIORITY_TO_QUEUE", "pfc_to_queue"),
+    # Egress re-marking (SAI_PORT_ATTR_QOS_TC_AND_COLOR_TO_DSCP_MAP and the DSCP rewrite map):
+    # fill `rewrite` (see sonic/qos.py rewrite_of), not a map field of their own.
+    "tc_to_dscp_map": ("TC_TO_DSCP_MAP", "rewrite.by_tc"),
+    "dscp_to_dscp_map": ("DSCP_TO_DSCP_MAP", "rewrite.by_dscp"),
 }
 
 # PORT_QOS_MAP fields that name an object the model does not hold: references only.
 REFERENCED: dict[str, str] = {
     "pfc_to_pg_map": "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
-    "tc_to_dscp_map": "TC_TO_DSCP_MAP",
     "tc_to_dot1p_map": "TC_TO_DOT1P_MAP",
     "mpls_tc_to_tc_map": "MPLS_TC_TO_TC_MAP",
     "dscp_to_fc_map": "DSCP_TO_FC_MAP",

@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fabriclint.models.common import Source
-from fabriclint.models.state import BufferConfig, PfcConfig, QosConfig, QueueConfig, Trust
+from fabriclint.models.state import (
+    BufferConfig,
+    DscpRewrite,
+    PfcConfig,
+    QosConfig,
+    QueueConfig,
+    Trust,
+)
 from fabriclint.parsers.sonic.draft import Draft
 from fabriclint.parsers.sonic.maps import APPLIED, REFERENCED, IntMap, Maps
 from fabriclint.parsers.sonic.tables import Entry, Tables, reference
@@ -155,6 +162,7 @@ def build_qos(
         qos.sources.update(intmap.keyed(name))
         qos.sources[name] = found[1]
         qos.conflicts.extend(intmap.conflicts(name))
+    qos.rewrite = rewrite_of(own)
     _priorities(draft, qos, (own, base), parts.pfc, derived)
     if parts.trust is not None:
         qos.trust = parts.trust[0]
@@ -162,6 +170,22 @@ def build_qos(
     qos.queues, qos.buffers, qos.pfc = parts.queues, parts.buffers, parts.pfc
     qos.sources.update(parts.pfc_sources)
     return qos
+
+
+def rewrite_of(own: Applied) -> DscpRewrite | None:
+    """The egress rewrite the TC_TO_DSCP / DSCP_TO_DSCP maps of a PORT_QOS_MAP entry bind;
+    None when it binds neither (or only maps that do not exist: orchagent applies nothing)."""
+    by_tc, by_dscp = own.get("rewrite.by_tc"), own.get("rewrite.by_dscp")
+    found = [pair for pair in (by_tc, by_dscp) if pair is not None and pair[0] is not None]
+    if not found:
+        return None
+    rewrite = DscpRewrite(name=" + ".join(f"{m.table}|{m.name}" for m, _ in found if m))
+    rewrite.mark("", found[0][1])
+    for attr, pair in (("by_tc", by_tc), ("by_dscp", by_dscp)):
+        if pair is not None and pair[0] is not None:
+            setattr(rewrite, attr, dict(pair[0].values))
+            rewrite.sources.update(pair[0].keyed(attr))
+    return rewrite
 
 
 def _priorities(
