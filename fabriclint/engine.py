@@ -41,7 +41,7 @@ from fabriclint import __version__, platforms
 from fabriclint.causes import link_causes
 from fabriclint.drift.compare import Drift, compare
 from fabriclint.intent.render import render
-from fabriclint.loaders.fabric import Fabric, display_path, load_fabric
+from fabriclint.loaders.fabric import Fabric, display_path, inventory_path, load_fabric
 from fabriclint.models.common import Source
 from fabriclint.models.compact import share_annotated_fields_sets, share_fields_sets
 from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Gap, Report, Summary
@@ -512,7 +512,7 @@ def _link_locator(fabric: Fabric) -> Callable[[int, str], Source | None] | None:
     doc = fabric.docs.get("inventory")
     if doc is None:
         return None
-    file = display_path(fabric.root / "inventory.yaml")
+    file = display_path(inventory_path(fabric.root))
 
     def locate(index: int, side: str) -> Source | None:
         return Source(file=file, line=doc.where(("links", index, side), value=True)[0])

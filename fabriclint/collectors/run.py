@@ -28,7 +28,7 @@ from fabriclint.collectors.limit import LimitError, select
 from fabriclint.collectors.overlay import Overlay, apply_overlay, load_overlay
 from fabriclint.collectors.pool import Job, Listener, run_jobs
 from fabriclint.collectors.store import SnapshotExists, SnapshotWriter, default_name
-from fabriclint.loaders.fabric import refuse_outside
+from fabriclint.loaders.fabric import has_source, inventory_path, live_problems, refuse_outside
 from fabriclint.loaders.yaml import Problem, load_yaml, validate_doc
 from fabriclint.models.inventory import Device, Inventory
 
@@ -107,8 +107,11 @@ class CollectUsageError(Exception):
 
 
 def load_inventory(fabric_dir: Path) -> Inventory:
-    """inventory.yaml of the fabric, validated; CollectUsageError with located problems."""
-    path = fabric_dir / "inventory.yaml"
+    """inventory.yaml of the fabric (or its live source's cache), validated; CollectUsageError
+    with located problems."""
+    if has_source(fabric_dir) and (live := live_problems(fabric_dir)):
+        raise CollectUsageError(list(live))
+    path = inventory_path(fabric_dir)
     if not path.is_file():
         raise CollectUsageError([f"{path}: no inventory.yaml"])
     refused = refuse_outside(path, fabric_dir)
