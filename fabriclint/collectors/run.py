@@ -125,7 +125,8 @@ def load_inventory(fabric_dir: Path) -> Inventory:
 
 
 def _devices(fabric_dir: Path, options: CollectOptions) -> tuple[dict[str, Device], Overlay | None]:
-    devices = load_inventory(fabric_dir).devices
+    # a device another one runs (an InfiniBand switch under its subnet manager) is not logged into
+    devices = {n: d for n, d in load_inventory(fabric_dir).devices.items() if d.managed_by is None}
     overlay = None
     if options.overlay is not None:
         overlay, problems = load_overlay(options.overlay, devices)

@@ -126,6 +126,11 @@ def _check_inventory(doc: YamlDoc) -> list[Problem]:
             message = f"port {device}:{port} is cabled twice (also in link {seen[(device, port)]})"
             problems.append(doc.problem(loc, message))
         seen.setdefault((device, port), int(loc[1]))
+    for name, raw in _mapping(data.get("devices")).items():
+        manager = _mapping(raw).get("managed_by")
+        if isinstance(manager, str) and (manager not in devices or manager == name):
+            why = "itself" if manager == name else f"an unknown device{_suggest(manager, devices)}"
+            problems.append(doc.problem(("devices", name, "managed_by"), f"managed_by names {why}"))
     return problems
 
 
@@ -145,8 +150,8 @@ def platform_warnings(doc: YamlDoc, inventory: Inventory) -> list[Problem]:
     known = list(SUPPORTED_PLATFORMS)
     out = []
     for name, device in inventory.devices.items():
-        if device.platform in known:
-            continue
+        if device.platform in known or device.managed_by is not None:
+            continue  # a managed device (an InfiniBand switch) is never parsed: no warning
         message = (
             f"device '{name}': no parser for platform '{device.platform}'"
             f"{_platform_hint(device.platform, known)} (supported: {', '.join(known)}); "
