@@ -175,7 +175,7 @@ def render_inventory() -> str:
         "# Management addresses are documentation addresses (RFC 5737); nothing here is contacted.",
         "#",
         "#   fabriclint check inventories/ib-rail-pod --snapshot baseline    # clean: exit 0",
-        "#   fabriclint check inventories/ib-rail-pod --snapshot broken       # one cable on the wrong leaf: exit 1",
+        "#   fabriclint check inventories/ib-rail-pod --snapshot broken      # one cable on the wrong leaf: exit 1",
         "#",
         "# Rendered by scripts/gen_ib_rail_pod.py (tests/test_ib_rail_pod.py checks that).",
         "name: ib-rail-pod",
