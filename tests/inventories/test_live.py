@@ -203,3 +203,32 @@ def test_nornir_source_inside_the_fabric_folder(tmp_path: Path) -> None:
 )
 def test_durations(text: str, seconds: int) -> None:
     assert parse_duration(text).total_seconds() == seconds
+
+
+def test_collect_reads_the_source_then_collects_from_the_lab(tmp_path: Path) -> None:
+    from tests.collectors.labkit import lab_for, write_overlay
+
+    with serve(netbox_data()) as url, lab_for(FABRIC / "snapshots" / "baseline") as lab:
+        fabric = live_fabric(tmp_path, url)
+        out = tmp_path / "snap"
+        args = ["collect", str(fabric), "--overlay", str(write_overlay(lab, tmp_path))]
+        result = runner.invoke(
+            app,
+            [*args, "--out", str(out), "--limit", "leaf01", "--timeout", "20"],
+            env={**lab.env(), "POD_NETBOX_TOKEN": TOKEN},
+        )
+    assert result.exit_code == 0, result.output
+    assert "inventory: read 10 devices, 16 links from netbox" in result.stderr
+    assert (out / "leaf01" / "show_running-config.txt").is_file()
+    written = [p for p in out.rglob("*") if p.is_file()] + [fabric / CACHE_FILE]
+    assert not [p for p in written if TOKEN in p.read_text(errors="replace")]
+
+
+def test_the_fast_check_start_knows_offline() -> None:
+    from fabriclint.cli import check as command
+    from fabriclint.cli import fast
+
+    parsed = fast.parse(["check", "pod", "--offline", "--snapshot", "s"], command.check)
+    assert parsed is not None and parsed[1]["offline"] is True
+    default = fast.parse(["check", "pod"], command.check)
+    assert default is not None and default[1]["offline"] is False
