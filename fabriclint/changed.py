@@ -69,7 +69,8 @@ def select_devices(
 ) -> set[str] | None:
     """Devices to check, or None for all of them (a fabric-wide file changed)."""
     fabric_files = {
-        (fabric_dir / n).resolve() for n in ("inventory.yaml", "intent.yaml", "policy.yaml")
+        (fabric_dir / n).resolve()
+        for n in ("inventory.yaml", "inventory-source.yaml", "intent.yaml", "policy.yaml")
     }
     if changed & fabric_files or (inputs / "manifest.json").resolve() in changed:
         return None

@@ -41,7 +41,7 @@ from fabriclint import __version__, platforms
 from fabriclint.causes import link_causes
 from fabriclint.drift.compare import Drift, compare
 from fabriclint.intent.render import render
-from fabriclint.loaders.fabric import Fabric, display_path, load_fabric
+from fabriclint.loaders.fabric import Fabric, display_path, inventory_path, load_fabric
 from fabriclint.models.common import Source
 from fabriclint.models.compact import share_annotated_fields_sets, share_fields_sets
 from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Gap, Report, Summary
@@ -338,6 +338,9 @@ def read(fabric: Fabric, snap: Snapshot, opts: CheckOptions, choices: list[Choic
         if left_out is not None:
             ledger.leave_out(name, left_out, partial=True)
             continue
+        if device.managed_by is not None:
+            ledger.leave_out(name, _managed(device.managed_by))
+            continue
         try:
             found = _read_one(ledger, name, device.platform, snap, opts)
         except Exception as exc:  # a bug outside the parser proper: this device is unchecked
@@ -346,6 +349,13 @@ def read(fabric: Fabric, snap: Snapshot, opts: CheckOptions, choices: list[Choic
         if found is not None:
             inputs[name] = found
     return Readout(inputs, ledger)
+
+
+def _managed(manager: str) -> str:
+    """Why a device another one runs (an InfiniBand switch) is not checked itself."""
+    return (
+        f"run by {manager}: not logged into; its cables are judged from {manager}'s ibnetdiscover"
+    )
 
 
 def _read_one(
@@ -512,7 +522,7 @@ def _link_locator(fabric: Fabric) -> Callable[[int, str], Source | None] | None:
     doc = fabric.docs.get("inventory")
     if doc is None:
         return None
-    file = display_path(fabric.root / "inventory.yaml")
+    file = display_path(inventory_path(fabric.root))
 
     def locate(index: int, side: str) -> Source | None:
         return Source(file=file, line=doc.where(("links", index, side), value=True)[0])

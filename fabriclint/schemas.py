@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from fabriclint.inventories.live import InventorySource
 from fabriclint.models.bom import BomLock
 from fabriclint.models.docs import json_schema
 from fabriclint.models.finding import Report
@@ -19,6 +20,7 @@ from fabriclint.snapshot import atomic_write
 
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "inventory.json": Inventory,
+    "inventory-source.json": InventorySource,
     "intent.json": Intent,
     "policy.json": Policy,
     "device-state.json": DeviceState,

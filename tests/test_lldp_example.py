@@ -51,7 +51,12 @@ def test_each_cabling_finding_locates_both_ends(miscabled: CheckResult) -> None:
             "show_lldp_neighbors_detail_|_json.txt" if device == "leaf01" else "lldpctl_-f_json.txt"
         )
         assert f"lldp-miscabled/{device}/{lldp}:" in swap.message, swap.message
-    assert "inventory.yaml:89" in swap.message and "inventory.yaml:91" in swap.message
+    plan = (FABRIC / "inventory.yaml").read_text().splitlines()
+    for cable in (
+        "{a: gpu01:ens1np0, b: leaf01:Ethernet1/1}",
+        "{a: gpu02:ens1np0, b: leaf01:Ethernet2/1}",
+    ):
+        assert f"inventory.yaml:{plan.index(f'  - {cable}') + 1}" in swap.message
     for device in ("leaf01", "leaf02"):
         assert f"lldp-miscabled/{device}/show_lldp_neighbors_detail_|_json.txt:35" in extra.message
     assert extra.source is not None and extra.source.line == 35

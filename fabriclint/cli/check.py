@@ -98,6 +98,12 @@ def check(
         "--live",
         help="Collect a new snapshot over SSH first (see `fabriclint collect`), then check it.",
     ),
+    offline: bool = typer.Option(
+        False,
+        "--offline",
+        help="A fabric with a live inventory source (inventory-source.yaml): use its cache, "
+        "do not read the source.",
+    ),
     overlay: Path | None = typer.Option(
         None,
         "--overlay",
@@ -188,8 +194,9 @@ def check(
     ),
 ) -> None:
     """Check a fabric: exit 0 clean, 1 findings, 2 input error, 3 incomplete."""
+    from fabriclint.cli.inventory import refresh_live
     from fabriclint.engine import CheckOptions, UsageError, gc_paused, run_check
-    from fabriclint.loaders.fabric import FabricError, display_path
+    from fabriclint.loaders.fabric import FabricError, display_path, inventory_path
     from fabriclint.snapshot import SnapshotError
     from fabriclint.suppress import BaselineError
 
@@ -198,6 +205,7 @@ def check(
     formats = list(fmts or [Format("text")])
     _check_outputs(formats, outputs or [])
     _check_flags(live, quiet, show_suppressed, (out, workers, timeout))
+    refresh_live(fabric, offline)
     if live:
         if snapshot is not None or configs is not None:
             raise fail(["--live collects its own snapshot: drop --snapshot/--configs"])
@@ -235,7 +243,7 @@ def check(
             raise fail(exc.problems) from None
         except (SnapshotError, UsageError, BaselineError) as exc:
             raise fail([str(exc)]) from None
-        view = View(color, display_path(fabric / "inventory.yaml"), quiet, show_suppressed)
+        view = View(color, display_path(inventory_path(fabric)), quiet, show_suppressed)
         render_all(result, formats, outputs or [], view)
     if statistics:
         _statistics(result, formats, outputs or [])

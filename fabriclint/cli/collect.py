@@ -250,8 +250,17 @@ def collect(
     facts: bool = typer.Option(
         True, "--facts/--no-facts", help="Read model/serial/OS (napalm, EOS)."
     ),
+    offline: bool = typer.Option(
+        False,
+        "--offline",
+        help="A fabric with a live inventory source (inventory-source.yaml): use its cache, "
+        "do not read the source.",
+    ),
 ) -> None:
     """Collect the fabric's devices over SSH into a new snapshot (read-only commands only)."""
+    from fabriclint.cli.inventory import refresh_live
+
+    refresh_live(fabric, offline)
     signals = Interrupts().install()  # first: Ctrl-C at any moment from here on exits 130
     try:
         result = _collect_command(fabric, signals, locals())

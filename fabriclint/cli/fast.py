@@ -45,6 +45,7 @@ KINDS: dict[str, str] = {
     "show_suppressed": FLAG,
     "statistics": FLAG,
     "color": FLAG,
+    "offline": FLAG,
 }
 """How each option of `check` this parser handles takes its value."""
 

@@ -111,3 +111,47 @@ def import_(
     what = f"{len(inv.devices)} devices, {len(inv.links)} links"
     changed = f" ({len(result.changes)} change(s))" if result.existed else ""
     typer.echo(f"{verb} {out}: {what}{changed}")
+
+
+def refresh_live(fabric: Path, offline: bool) -> None:
+    """Before `check`, `collect` or `nightly`: refresh the cache of the fabric's live inventory
+    source (inventory-source.yaml), if it has one, saying on stderr what was used. Exit 2 for
+    a wrong source file, a refused token or `--offline` without a cache; exit 3 when the source
+    cannot be read and no cache is fresh enough (see fabriclint/inventories/live.py)."""
+    from fabriclint.loaders.fabric import has_source
+
+    if not has_source(fabric):
+        return
+    from fabriclint.inventories import SourceError
+    from fabriclint.inventories.live import refresh
+
+    try:
+        done = refresh(fabric, offline=offline)
+    except SourceError as exc:
+        for message in exc.messages:
+            typer.echo(f"error: {message}", err=True)
+        if exc.exit_code != 2:
+            typer.echo("error: no inventory to check against (exit 3)", err=True)
+            raise typer.Exit(exc.exit_code) from None
+        raise fail([]) from None
+    if done is not None:
+        prefix = "warning: " if done.warning else ""
+        typer.echo(f"{prefix}{done.message}", err=True)
+
+
+@app.command("refresh")
+def refresh_(
+    fabric: Path = typer.Argument(
+        ..., help="Fabric directory with an inventory-source.yaml.", metavar="FABRIC"
+    ),
+) -> None:
+    """Read the fabric's live inventory source now and rewrite its cache
+    (FABRIC/.fabriclint/inventory-cache.yaml), as `check`, `collect` and `nightly` do first.
+
+    Exit 2 for a wrong inventory-source.yaml or a refused token, 3 when the source cannot be
+    read (a cache still fresh enough is then kept and named, exit 0)."""
+    from fabriclint.loaders.fabric import has_source
+
+    if not has_source(fabric):
+        raise fail([f"{fabric}: no inventory-source.yaml (a fabric with a live inventory source)"])
+    refresh_live(fabric, offline=False)

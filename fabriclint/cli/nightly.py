@@ -174,9 +174,18 @@ def nightly(
     ssh_config: Path | None = typer.Option(
         None, "--ssh-config", help="Collect: OpenSSH config file.", metavar="PATH"
     ),
+    offline: bool = typer.Option(
+        False,
+        "--offline",
+        help="A fabric with a live inventory source (inventory-source.yaml): use its cache, "
+        "do not read the source.",
+    ),
 ) -> None:
     """Record a night: collect (or --snapshot), check, record in the history, write the
     reports. Exit 0 nothing new fails, 1 findings, 2 input error, 3 incomplete or busy."""
+    from fabriclint.cli.inventory import refresh_live
+
+    refresh_live(fabric, offline)
     collect_seconds = None
     if snapshot is None:
         live = Live(list(limit or []), workers, timeout, overlay, known_hosts, insecure, ssh_config)

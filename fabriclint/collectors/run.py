@@ -35,7 +35,7 @@ from fabriclint.collectors.shards import (
     run_sharded,
 )
 from fabriclint.collectors.store import SnapshotExists, SnapshotWriter, default_name
-from fabriclint.loaders.fabric import refuse_outside
+from fabriclint.loaders.fabric import has_source, inventory_path, live_problems, refuse_outside
 from fabriclint.loaders.yaml import Problem, load_yaml, validate_doc
 from fabriclint.models.inventory import Device, Inventory
 
@@ -119,8 +119,11 @@ class CollectUsageError(Exception):
 
 
 def load_inventory(fabric_dir: Path) -> Inventory:
-    """inventory.yaml of the fabric, validated; CollectUsageError with located problems."""
-    path = fabric_dir / "inventory.yaml"
+    """inventory.yaml of the fabric (or its live source's cache), validated; CollectUsageError
+    with located problems."""
+    if has_source(fabric_dir) and (live := live_problems(fabric_dir)):
+        raise CollectUsageError(list(live))
+    path = inventory_path(fabric_dir)
     if not path.is_file():
         raise CollectUsageError([f"{path}: no inventory.yaml"])
     refused = refuse_outside(path, fabric_dir)
@@ -134,7 +137,8 @@ def load_inventory(fabric_dir: Path) -> Inventory:
 
 
 def _devices(fabric_dir: Path, options: CollectOptions) -> tuple[dict[str, Device], Overlay | None]:
-    devices = load_inventory(fabric_dir).devices
+    # a device another one runs (an InfiniBand switch under its subnet manager) is not logged into
+    devices = {n: d for n, d in load_inventory(fabric_dir).devices.items() if d.managed_by is None}
     overlay = None
     if options.overlay is not None:
         overlay, problems = load_overlay(options.overlay, devices)

@@ -52,6 +52,8 @@ class ImportRequest:
     name: str | None = None
     schema: str | None = None
     dry_run: bool = False
+    timeout: float = 30.0
+    """Seconds to wait for each NetBox/Nautobot page."""
 
 
 @dataclass
@@ -83,7 +85,7 @@ def _api(request: ImportRequest) -> Any:
     if token is None:
         raise SourceError(f"no API token: set the environment variable {env} (--token-env)")
     product = "NetBox" if request.source == "netbox" else "Nautobot"
-    return Api(url=request.url, token=token, product=product)
+    return Api(url=request.url, token=token, timeout=request.timeout, product=product)
 
 
 def read_source(request: ImportRequest) -> Imported:

@@ -20,6 +20,10 @@ PACKS_DIR = Path(__file__).resolve().parent.parent / "policies"
 _PACK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 """A built-in pack's name; anything else in `extends` is a path inside the fabric folder."""
 M = TypeVar("M", bound=BaseModel)
+SOURCE_FILE = "inventory-source.yaml"
+"""A live inventory source (fabriclint/inventories/live.py), instead of inventory.yaml."""
+CACHE_FILE = Path(".fabriclint") / "inventory-cache.yaml"
+"""Where a live source's inventory is kept, relative to the fabric folder."""
 
 
 @dataclass
@@ -122,6 +126,11 @@ def _check_inventory(doc: YamlDoc) -> list[Problem]:
             message = f"port {device}:{port} is cabled twice (also in link {seen[(device, port)]})"
             problems.append(doc.problem(loc, message))
         seen.setdefault((device, port), int(loc[1]))
+    for name, raw in _mapping(data.get("devices")).items():
+        manager = _mapping(raw).get("managed_by")
+        if isinstance(manager, str) and (manager not in devices or manager == name):
+            why = "itself" if manager == name else f"an unknown device{_suggest(manager, devices)}"
+            problems.append(doc.problem(("devices", name, "managed_by"), f"managed_by names {why}"))
     return problems
 
 
@@ -141,8 +150,8 @@ def platform_warnings(doc: YamlDoc, inventory: Inventory) -> list[Problem]:
     known = list(SUPPORTED_PLATFORMS)
     out = []
     for name, device in inventory.devices.items():
-        if device.platform in known:
-            continue
+        if device.platform in known or device.managed_by is not None:
+            continue  # a managed device (an InfiniBand switch) is never parsed: no warning
         message = (
             f"device '{name}': no parser for platform '{device.platform}'"
             f"{_platform_hint(device.platform, known)} (supported: {', '.join(known)}); "
@@ -420,13 +429,47 @@ def _exists(path: Path) -> bool:
     return path.is_symlink() or path.exists()
 
 
-def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric:
-    """Load and check a fabric directory; raise FabricError listing every problem found."""
+def has_source(root: Path) -> bool:
+    """The fabric folder declares a live inventory source (inventory-source.yaml)."""
+    return _exists(root / SOURCE_FILE)
+
+
+def inventory_path(root: Path) -> Path:
+    """The file the fabric's inventory is read from: a live source's cache, else
+    inventory.yaml."""
+    return root / CACHE_FILE if has_source(root) else root / "inventory.yaml"
+
+
+def live_problems(root: Path) -> list[Problem]:
+    """What stops a fabric with a live source from loading: a wrong inventory-source.yaml, an
+    inventory.yaml beside it, or no cache yet (the CLI fetches it; see inventories/live.py)."""
+    from fabriclint.inventories.live import read_source
+
+    _, problems = read_source(root)
+    where = display_path(root / SOURCE_FILE)
+    if _exists(root / "inventory.yaml"):
+        problems.append(Problem(where, 1, 1, "inventory.yaml is here too: keep one of them"))
+    elif not problems and not _exists(root / CACHE_FILE):
+        why = "no inventory fetched yet: run `fabriclint inventory refresh` or check without --offline"
+        problems.append(Problem(where, 1, 1, why))
+    return problems
+
+
+def _inventory_file(root: Path) -> Path:
+    """The inventory file to load; FabricError when there is none to load."""
     if not root.is_dir():
         raise FabricError([Problem(display_path(root), 1, 1, "fabric directory not found")])
-    inv_path = root / "inventory.yaml"
+    inv_path = inventory_path(root)
+    if has_source(root) and (live := live_problems(root)):
+        raise FabricError(live)
     if not _exists(inv_path):
         raise FabricError([Problem(display_path(inv_path), 1, 1, "inventory.yaml not found")])
+    return inv_path
+
+
+def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric:
+    """Load and check a fabric directory; raise FabricError listing every problem found."""
+    inv_path = _inventory_file(root)
     inventory, inv_doc, problems = _load_model(inv_path, Inventory, root)
     intent = intent_doc = None
     if _exists(root / "intent.yaml"):

@@ -59,6 +59,11 @@ class Device(Strict):
     i); CAB005 reports a cable from a host port of another rail (docs/cabling.md)."""
     rails: dict[str, int] = Field(default_factory=dict)
     """A host's rail per port (`{ens1np0: 0, ens2np0: 1}`), judged against its leaves' `rail`."""
+    managed_by: DeviceName | None = None
+    """The device that runs this one, for a device fabriclint does not log into: an InfiniBand
+    switch run by a subnet manager (`managed_by: sm01`). Nothing is collected from it and it is
+    reported `not-checked`; its cables are judged (CAB rules) from that subnet manager's
+    `ibnetdiscover` output."""
 
 
 class Link(Strict):

@@ -8,9 +8,9 @@ rules can report them (QOS003).
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from fabriclint import platforms
 from fabriclint.models.common import Located, Source
@@ -382,6 +382,19 @@ class LldpNeighbor(BaseModel):
     """The neighbour's port as it names it (port ID, or its description when the ID is a MAC)."""
     source: Source | None = None
     """The LLDP output line the neighbour was read from."""
+    local_system: str | None = None
+    """The system `local_port` belongs to, when the output describes other devices' ports (a
+    subnet manager's `ibnetdiscover` shows every link of the InfiniBand subnet); None: this
+    device's own port."""
+
+    @model_serializer(mode="wrap")
+    def _own_port_is_implied(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Leave `local_system` out when None (an LLDP neighbour: this device's own port), so
+        LLDP states serialize as they did before ibnetdiscover existed."""
+        data = handler(self)
+        if isinstance(data, dict) and data.get("local_system") is None:
+            data.pop("local_system", None)
+        return data
 
 
 class DeviceState(Located):

@@ -1,4 +1,5 @@
-"""CAB rules: the cabling plan (inventory.yaml `links`) against what the devices see over LLDP.
+"""CAB rules: the cabling plan (inventory.yaml `links`) against what the devices see over LLDP
+(and, on InfiniBand, what a subnet manager's `ibnetdiscover` shows of the whole subnet).
 
 Every device whose LLDP neighbour output was collected (`DeviceState.neighbors`, from the
 command its platform descriptor names in `Platform.lldp`) reports, per port, the system and port
@@ -9,7 +10,9 @@ device (CAB003). A planned cable no end of which appears in any sighting, while 
 devices has LLDP output, is plan-only (CAB001). Ports and systems are compared by key
 (models/ports.py: `Et1/1` = `Ethernet1/1`, `leaf01.example.net` = `leaf01`); a neighbour that
 sends a MAC as its port ID (a NIC) is matched by device only. A device without LLDP output gets
-no CAB finding: a coverage gap names the command to collect.
+no CAB finding: a coverage gap names the command to collect. An `ibnetdiscover` neighbour names
+the node its port belongs to (`local_system`): that node counts as seen, like a device with
+LLDP output.
 """
 
 from __future__ import annotations
@@ -93,7 +96,11 @@ def _build(ctx: Context) -> Cabling:
             continue
         result.lldp.add(state.name)
         for n in state.neighbors:
-            local = (state.name, n.local_port)
+            owner = state.name
+            if n.local_system is not None:  # a subnet scan: the port is another node's
+                owner = names.get(system_key(n.local_system), n.local_system)
+                result.lldp.add(owner)
+            local = (owner, n.local_port)
             remote = _remote(
                 plan, local, names.get(system_key(n.remote_system), n.remote_system), n.remote_port
             )
@@ -116,6 +123,8 @@ def _add(result: Cabling, sighting: Sighting) -> None:
     if cable is None:
         ends = sorted((sighting.local, sighting.remote))  # one spelling, whichever end saw it first
         cable = result.observed[pair] = Observed((ends[0], ends[1]))
+    if any((s.local, s.remote) == (sighting.local, sighting.remote) for s in cable.sightings):
+        return  # the same port seen again (two subnet managers' ibnetdiscover): the first counts
     cable.sightings.append(sighting)
 
 
@@ -166,9 +175,11 @@ def _swap_partner(c: Cabling, pair: frozenset[Key], cable: Observed) -> frozense
 
 
 def _skip_without_lldp(ctx: Context, code: str) -> None:
-    """Coverage: every cabled device whose LLDP output was not read."""
+    """Coverage: every cabled device whose LLDP output was not read (and whose ports no
+    subnet manager's ibnetdiscover showed)."""
+    covered = cabling(ctx).lldp
     for name, state in ctx.states.items():
-        if state.neighbors is None and ctx.cabled_ports(name):
+        if state.neighbors is None and name not in covered and ctx.cabled_ports(name):
             descriptor = platforms.get(state.platform)
             command = descriptor.lldp if descriptor is not None else None
             missing = (
@@ -394,15 +405,22 @@ def _rail(ctx: Context, end: End) -> int | None:
     return by_port.get(port_key(end[1]), device.rail)
 
 
+def _is_host(ctx: Context, device: str) -> bool:
+    known = ctx.inventory.devices.get(device)
+    return known is not None and platforms.kind_of(known.platform) == "host"
+
+
 class RailCrossingCable(Rule[NoOptions]):
     """A host port is cabled to the leaf of another rail.
 
     In a rail-optimized GPU fabric NIC i of every host goes to the leaf of rail i, so that GPU
     i of all hosts talk through one switch hop; a cable to another rail's leaf sends that
     traffic over the spines (or, with rail-only designs, nowhere). Judged where the inventory
-    declares rails (a leaf's `rail`, a host's `rails` per port): on every cable LLDP shows,
-    and on the plan's cables (a plan that crosses rails is wrong too), once per cable. The
-    finding names both ends, their rails and where each fact came from.
+    declares rails (a leaf's `rail`, a host's `rails` per port): on every cable LLDP (or an
+    InfiniBand subnet manager's `ibnetdiscover`) shows, and on the plan's cables (a plan that
+    crosses rails is wrong too), once per cable, when exactly one end is a host (a leaf-to-leaf
+    patch crosses no rail). The finding names both ends, their rails and where each fact came
+    from.
 
     Options: none.
 
@@ -439,6 +457,8 @@ class RailCrossingCable(Rule[NoOptions]):
     def _crossing(
         self, ctx: Context, ends: tuple[End, End], facts: str, source: Source | None
     ) -> Finding | None:
+        if sum(_is_host(ctx, e[0]) for e in ends) != 1:
+            return None  # a rail is a host-to-leaf notion: a leaf-to-leaf or spine cable is none
         rails = [_rail(ctx, e) for e in ends]
         if None in rails or rails[0] == rails[1]:
             return None

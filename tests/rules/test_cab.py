@@ -235,6 +235,26 @@ RAIL_CASES = [
         inventory=RAILS,
     ),
     Case(
+        "cab005-leaf-to-leaf-cable-is-no-rail-crossing",
+        "CAB005",
+        [
+            _leaf(
+                "leaf01",
+                ("Ethernet1/1", "gpu01", "ens1np0"),
+                ("Ethernet31/1", "leaf02", "Ethernet31/1"),
+            ),
+            _leaf(
+                "leaf02",
+                ("Ethernet1/1", "gpu01", "ens2np0"),
+                ("Ethernet31/1", "leaf01", "Ethernet31/1"),
+            ),
+            host("gpu01"),
+        ],
+        [],
+        links=RAIL_PLAN,
+        inventory=RAILS,
+    ),
+    Case(
         "cab005-no-rails-declared",
         "CAB005",
         [SWAPPED_LEAF, host("gpu01"), host("gpu02")],

@@ -7,6 +7,8 @@ Inputs, by snapshot key (a path or `cat <path>` works too; see docs/platforms/in
     qos-policy.conf   optional; read by OpenSM only when `qos TRUE`
     sminfo            optional; `sminfo` output lines (`sminfo -G <own port GUID>` shows this
                       node's own SM; plain `sminfo` shows the master as this node sees it)
+    ibnetdiscover     optional; the subnet's topology: every link becomes a neighbour of
+                      `DeviceState.neighbors` with its `local_system` (topology.py)
 
 Everything lands in `DeviceState.infiniband`; keys written twice become PARSE002 problems, a
 qos-policy.conf OpenSM would reject becomes a PARSE003 problem, partition names and QoS policy
@@ -17,15 +19,24 @@ from __future__ import annotations
 
 import re
 
+from fabriclint.models.common import Source
 from fabriclint.models.ib import InfinibandState, PartitionIssue, SmInfo
+from fabriclint.models.ports import system_key
 from fabriclint.models.raw import RawDevice
-from fabriclint.models.state import Definition, DeviceState, InputProblem, Reference
+from fabriclint.models.state import Definition, DeviceState, InputProblem, Interface, Reference
 from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.parsers.kit.lines import Log, Text, checked
 from fabriclint.parsers.opensm.conf import parse_conf
 from fabriclint.parsers.opensm.partitions import parse_partitions
 from fabriclint.parsers.opensm.qos import parse_qos_policy
-from fabriclint.platforms.opensm import OPENSM_CONF, PARTITIONS_CONF, QOS_POLICY_CONF, SMINFO
+from fabriclint.parsers.opensm.topology import read_topology, unreadable
+from fabriclint.platforms.opensm import (
+    IBNETDISCOVER,
+    OPENSM_CONF,
+    PARTITIONS_CONF,
+    QOS_POLICY_CONF,
+    SMINFO,
+)
 
 FILES = (OPENSM_CONF, PARTITIONS_CONF, QOS_POLICY_CONF)
 _SMINFO = re.compile(
@@ -36,8 +47,8 @@ _SMINFO = re.compile(
 def input_role(command: str) -> str | None:
     """Which input a snapshot key is: one of FILES, `sminfo`, or None (ignored)."""
     words = command.split()
-    if words and words[0] == SMINFO:
-        return SMINFO
+    if words and words[0] in (SMINFO, IBNETDISCOVER):
+        return words[0]
     name = words[-1].rsplit("/", 1)[-1] if words else ""
     return name if name in FILES else None
 
@@ -65,9 +76,32 @@ def parse(raw: RawDevice) -> DeviceState:
         _add_qos_policy(state, ib, text, log)
     for text in texts.get(SMINFO, []):
         ib.sminfo.extend(_parse_sminfo(text, log))
+    for text in texts.get(IBNETDISCOVER, [])[:1]:
+        _add_topology(state, text)
     state.problems.extend(log.problems)
     state.unparsed.extend(log.unparsed)
     return state
+
+
+def _add_topology(state: DeviceState, text: Text) -> None:
+    """The subnet's links as neighbours; an output with no node block is unreadable (the
+    device is incomplete: its cabling view cannot be trusted), never an empty subnet."""
+    found = read_topology(text)
+    if found is None:
+        state.problems.append(unreadable(text))
+        return
+    state.neighbors = found
+    own = system_key(state.name)
+    for seen in found:  # the node's own HCA ports: the plan cables them like a host's
+        if seen.local_system is not None and system_key(seen.local_system) == own:
+            state.interfaces.setdefault(
+                seen.local_port,
+                Interface(name=seen.local_port, oper_up=True, sources=_at(seen.source)),
+            )
+
+
+def _at(source: Source | None) -> dict[str, Source]:
+    return {"": source} if source is not None else {}
 
 
 def _add_conf(state: DeviceState, ib: InfinibandState, text: Text) -> None:

@@ -1,0 +1,310 @@
+"""A live inventory: the fabric folder names its source (`inventory-source.yaml`) instead of
+holding an inventory.yaml, and `check`, `collect` and `nightly` read it through the importers.
+
+What the source gave last is kept in `FABRIC/.fabriclint/inventory-cache.yaml`, written
+atomically, an ordinary inventory file (so findings can point at its lines) whose first line
+records when and from where it was fetched and a digest of the source settings. Every command
+that loads a fabric reads that cache; the CLI refreshes it first (see `refresh`):
+
+- fetched: the cache is rewritten and used;
+- `--offline`: the cache is used whatever its age, and the run says so (no cache: exit 2);
+- the source cannot be read (unreachable, 5xx, timeout) and the cache is at most `max_age`
+  old: a warning, the cache is used; with no cache, or one too old, exit 3 (incomplete:
+  nothing could be checked against a plan that is not known);
+- the source refuses the token or its settings are wrong: exit 2, cache or not (a cache
+  would hide a configuration that has to be fixed).
+
+No token ever reaches the cache: it holds what `fabriclint inventory import` writes (devices,
+credentials as environment variable names, links) and the source's URL without user info or
+query.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import urllib.parse
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from fabriclint.inventories.common import Filters, Mapping, SourceError
+from fabriclint.inventories.mapping import MappingFile
+from fabriclint.loaders.fabric import CACHE_FILE, SOURCE_FILE, has_source
+from fabriclint.loaders.yaml import Problem
+from fabriclint.models.inventory import Strict
+
+_HEADER = "# fabriclint inventory cache: "
+_DURATION = re.compile(r"^\s*(\d+)\s*([smhd]?)\s*$")
+_UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+class SourceFilters(Strict):
+    """Which devices of the source make the fabric (each list, when given, must match)."""
+
+    sites: list[str] = Field(default_factory=list)
+    """Site slugs (NetBox) or location names (Nautobot)."""
+    tags: list[str] = Field(default_factory=list)
+    """Tag slugs or names."""
+    roles: list[str] = Field(default_factory=list)
+    """The source's role or fabriclint's (after mapping)."""
+
+
+class InventorySource(Strict):
+    """inventory-source.yaml: where the fabric's devices and cables are read from, live."""
+
+    source: Literal["netbox", "nautobot", "ansible", "nornir", "avd"]
+    """The inventory source, as `fabriclint inventory import --from`."""
+    url: str | None = None
+    """NetBox/Nautobot base URL (`https://netbox.example.com`)."""
+    token_env: str | None = None
+    """Environment variable holding the API token (default NETBOX_TOKEN or NAUTOBOT_TOKEN).
+    The token itself is never written in this file."""
+    inputs: list[str] = Field(default_factory=list)
+    """Ansible inventory sources, the Nornir folder or the AVD folder, relative to the fabric
+    folder and inside it."""
+    json_file: str | None = Field(default=None, alias="json")
+    """Ansible: a saved `ansible-inventory --list` output, inside the fabric folder."""
+    filters: SourceFilters = Field(default_factory=SourceFilters)
+    """Site, tag and role filters."""
+    mapping: MappingFile | str | None = None
+    """The mapping (platforms, roles, groups, names, credentials, name) inline, or the path
+    of a mapping file inside the fabric folder."""
+    max_age: str = "24h"
+    """How old the cache may be when the source cannot be read: seconds, or a number with
+    s, m, h or d (`30m`, `24h`, `7d`)."""
+    timeout: float = Field(default=30.0, gt=0, le=600)
+    """Seconds to wait for each API page."""
+
+    @field_validator("max_age")
+    @classmethod
+    def _duration(cls, value: str) -> str:
+        parse_duration(value)
+        return value
+
+
+def parse_duration(text: str) -> timedelta:
+    """`90`, `30m`, `24h`, `7d` as a timedelta; ValueError for anything else."""
+    match = _DURATION.match(str(text))
+    if match is None:
+        raise ValueError(f"{text!r} is not a duration (seconds, or a number with s, m, h or d)")
+    return timedelta(seconds=int(match.group(1)) * _UNIT_SECONDS[match.group(2)])
+
+
+@dataclass(frozen=True)
+class CacheInfo:
+    """What the cache's first line says."""
+
+    fetched: datetime
+    source: str
+    where: str
+    digest: str
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    """The outcome of `refresh`: the cache in use, a line to show, and whether it is a
+    warning (a cache used because the source could not be read, or an offline run)."""
+
+    path: Path
+    message: str
+    warning: bool = False
+
+
+def read_source(root: Path) -> tuple[InventorySource | None, list[Problem]]:
+    """inventory-source.yaml, validated, or the located problems that stop it."""
+    from fabriclint.loaders.fabric import display_path, refuse_outside
+    from fabriclint.loaders.yaml import load_yaml, validate_doc
+
+    path = root / SOURCE_FILE
+    refused = refuse_outside(path, root)
+    if refused is not None:
+        return None, [Problem(display_path(path), 1, 1, refused)]
+    doc, problems = load_yaml(path, display_path(path))
+    if doc is None or problems:
+        return None, problems or [Problem(display_path(path), 1, 1, "cannot read")]
+    model, errors = validate_doc(doc, InventorySource)
+    return (model if not errors else None), errors
+
+
+def load_source(root: Path) -> tuple[InventorySource, str]:
+    """inventory-source.yaml and the digest of the settings it names (the file and the
+    mapping file it points at); SourceError (exit 2) with file:line:col for mistakes."""
+    model, problems = read_source(root)
+    if model is None or problems:
+        raise SourceError([str(p) for p in problems] or [f"{root / SOURCE_FILE}: cannot read"])
+    digest = hashlib.sha256((root / SOURCE_FILE).read_bytes())
+    if isinstance(model.mapping, str):
+        digest.update(_inside(root, model.mapping).read_bytes())
+    return model, digest.hexdigest()[:16]
+
+
+def _inside(root: Path, name: str, folder: bool = False) -> Path:
+    """A path of inventory-source.yaml, relative to the fabric folder and confined to it (an
+    Ansible inventory may be a script Ansible runs: it must be as trusted as the folder)."""
+    from fabriclint.confine import UnsafeInput, resolve_inside
+    from fabriclint.loaders.fabric import refuse_outside
+
+    path = root / name
+    try:
+        resolved = resolve_inside(path, root)
+        refused = None if folder and resolved.is_dir() else refuse_outside(path, root)
+    except FileNotFoundError:
+        refused = "not found"
+    except UnsafeInput as exc:
+        refused = str(exc)
+    if refused is not None:
+        raise SourceError(f"{root / SOURCE_FILE}: {name}: {refused}")
+    return path
+
+
+def _mapping(root: Path, source: InventorySource) -> Mapping:
+    from fabriclint.inventories.common import load_mapping
+
+    if isinstance(source.mapping, str):
+        return load_mapping(_inside(root, source.mapping))
+    model = source.mapping or MappingFile()
+    return Mapping(
+        platforms=dict(model.platforms),
+        roles=dict(model.roles),
+        groups={k: v.model_dump(exclude_none=True) for k, v in model.groups.items()},
+        names={k: v.model_dump(exclude_none=True) for k, v in model.names.items()},
+        credentials=dict(model.credentials),
+        name=model.name,
+    )
+
+
+def public_url(url: str | None) -> str:
+    """The URL as it may be shown and cached: no user info, no query."""
+    if not url:
+        return ""
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
+
+
+def fetch(root: Path, source: InventorySource, digest: str, now: datetime) -> Refreshed:
+    """Read the source through the importers and rewrite the cache atomically."""
+    from fabriclint.inventories import ImportRequest, read_source
+    from fabriclint.inventories.common import build, render
+    from fabriclint.snapshot import atomic_write
+
+    filters = Filters(**source.filters.model_dump())
+    request = ImportRequest(
+        source=source.source,
+        out=root / CACHE_FILE,
+        inputs=[_inside(root, p, folder=True) for p in source.inputs],
+        json_file=_inside(root, source.json_file) if source.json_file else None,
+        url=source.url,
+        token_env=source.token_env,
+        filters=filters,
+        timeout=source.timeout,
+    )
+    mapping = _mapping(root, source)
+    imported = read_source(request)
+    inventory = build(imported, mapping, filters, mapping.name or root.resolve().name)
+    if not inventory.devices:
+        raise SourceError(f"{source.source} {public_url(source.url)}: no device kept", 2)
+    info = {
+        "fetched": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "source": source.source,
+        "where": public_url(source.url) or ", ".join(source.inputs or [source.json_file or ""]),
+        "digest": digest,
+    }
+    text = _HEADER + json.dumps(info, sort_keys=True) + "\n" + render(inventory, source.source)
+    try:
+        atomic_write(root / CACHE_FILE, text)
+    except OSError as exc:
+        raise SourceError(f"{root / CACHE_FILE}: cannot write: {exc.strerror or exc}") from None
+    what = f"{len(inventory.devices)} devices, {len(inventory.links)} links"
+    message = f"inventory: read {what} from {source.source} {info['where']}; cached"
+    return Refreshed(root / CACHE_FILE, message)
+
+
+def cache_info(path: Path) -> CacheInfo | None:
+    """The cache's first line, or None when there is no cache or it is not one."""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            first = handle.readline(4096)
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not first.startswith(_HEADER):
+        return None
+    try:
+        data: Any = json.loads(first[len(_HEADER) :])
+        fetched = datetime.strptime(str(data["fetched"]), "%Y-%m-%dT%H:%M:%SZ")
+        return CacheInfo(
+            fetched.replace(tzinfo=UTC), str(data["source"]), str(data["where"]), data["digest"]
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _age(delta: timedelta) -> str:
+    seconds = max(0, int(delta.total_seconds()))
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def _use_cache(root: Path, digest: str) -> tuple[CacheInfo | None, str]:
+    """The cache's info when it is a cache of these settings, and why not otherwise."""
+    path = root / CACHE_FILE
+    info = cache_info(path)
+    if info is None:
+        return None, f"no inventory cache ({path})"
+    if info.digest != digest:
+        return None, f"the cache {path} was fetched with other settings of {SOURCE_FILE}"
+    return info, ""
+
+
+def refresh(root: Path, offline: bool = False, now: datetime | None = None) -> Refreshed | None:
+    """Bring the cache of a live source up to date (or, offline, vouch for it); None when the
+    fabric has no live source. SourceError (exit 2 or 3, see the module docstring) otherwise."""
+    if not has_source(root):
+        return None
+    if (root / "inventory.yaml").exists():
+        raise SourceError(
+            f"{root}: both inventory.yaml and {SOURCE_FILE}: keep one (a live source writes "
+            f"its inventory to {CACHE_FILE})"
+        )
+    now = now or datetime.now(UTC)
+    source, digest = load_source(root)
+    if offline:
+        info, why = _use_cache(root, digest)
+        if info is None:
+            raise SourceError(f"--offline: {why}; run once without --offline", 2)
+        return Refreshed(root / CACHE_FILE, _cached("offline", info, now), warning=True)
+    try:
+        return fetch(root, source, digest, now)
+    except SourceError as exc:
+        if exc.exit_code == 2:
+            raise
+        return _fallback(root, source, digest, now, exc)
+
+
+def _fallback(
+    root: Path, source: InventorySource, digest: str, now: datetime, exc: SourceError
+) -> Refreshed:
+    """The source could not be read: the cache when fresh enough, else SourceError (exit 3)."""
+    info, why = _use_cache(root, digest)
+    limit = parse_duration(source.max_age)
+    if info is not None and now - info.fetched > limit:
+        why = f"the cache is {_age(now - info.fetched)} old, more than max_age {source.max_age}"
+        info = None
+    if info is None:
+        raise SourceError([*exc.messages, f"{why}: nothing can be checked"], exit_code=3)
+    reason = "; ".join(exc.messages)
+    return Refreshed(root / CACHE_FILE, _cached(reason, info, now), warning=True)
+
+
+def _cached(reason: str, info: CacheInfo, now: datetime) -> str:
+    fetched = info.fetched.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (
+        f"inventory: {reason}: using the cache of {info.source} {info.where} fetched "
+        f"{fetched} ({_age(now - info.fetched)} ago)"
+    )

@@ -1,0 +1,113 @@
+"""InfiniBand topology: `ibnetdiscover` output (infiniband-diags, ibnetdiscover(8)) as links.
+
+The output is one block per node: a header `Switch 41 "S-<guid>" # "<NodeDescription>" ...`
+(or `Ca`/`Rt`), then one line per connected port, `[port](portguid) "<type>-<peer guid>"[peer
+port](peer portguid) # ... "<peer NodeDescription>" ... <width><speed>` (the port GUIDs only on
+CA and router ends). Run from any node of the subnet, it shows every link twice, once from each
+end; both become sightings of one cable (rules/cab.py merges them).
+
+Names: a CA's NodeDescription is `<hostname> <hca>` by default on Linux (`gpu01 mlx5_0`), so
+its port N is `mlx5_0/N` on device `gpu01`, as the host parser names HCA ports. A switch's is
+often `MF0;<hostname>:<model>/U1` (NVIDIA Quantum) or plain `<hostname>`; its ports are their
+numbers (`ibleaf01:7`). A peer is named from its own block when the output has one, else from
+the description on the port line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from fabriclint.models.state import InputProblem, LldpNeighbor
+from fabriclint.parsers.kit.lines import Text
+
+_NODE = re.compile(
+    r'^(Switch|Ca|Rt)\s+\d+\s+"([SHR])-([0-9a-fA-F]+)"(?:\s*#\s*"([^"]*)")?', re.IGNORECASE
+)
+_PORT = re.compile(
+    r'^\[(\d+)\](?:\([0-9a-fA-F]+\))?\s+"([SHR])-([0-9a-fA-F]+)"\[(\d+)\]'
+    r"(?:\([0-9a-fA-F]+\))?\s*(?:#(.*))?$"
+)
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+@dataclass(frozen=True)
+class Node:
+    """One node block's identity: its type letter (S, H, R) and NodeDescription."""
+
+    kind: str
+    description: str
+
+
+def system_and_prefix(kind: str, description: str) -> tuple[str, str]:
+    """(device name, port prefix) a NodeDescription names: `gpu01 mlx5_0` -> (gpu01, mlx5_0/),
+    `MF0;ibleaf01:MQM9700/U1` -> (ibleaf01, ''), `ibleaf01` -> (ibleaf01, '')."""
+    text = description.strip()
+    if kind.upper() == "S":
+        if ";" in text:
+            text = text.split(";", 1)[1].split(":", 1)[0]
+        return (text.split() or [""])[0], ""
+    words = text.split()
+    if len(words) >= 2:
+        return words[0], f"{words[1]}/"
+    return (words or [""])[0], ""
+
+
+def _nodes(text: Text) -> dict[str, Node]:
+    """Every node block's GUID -> Node (to name peers from their own description)."""
+    found: dict[str, Node] = {}
+    for _, line in text.numbered():
+        match = _NODE.match(line.strip())
+        if match:
+            found[match[3].lower().lstrip("0")] = Node(match[2].upper(), match[4] or "")
+    return found
+
+
+def _end(kind: str, description: str, port: str) -> tuple[str, str]:
+    system, prefix = system_and_prefix(kind, description)
+    return system, f"{prefix}{port}"
+
+
+def read_topology(text: Text) -> list[LldpNeighbor] | None:
+    """One LldpNeighbor per connected port line (its `local_system` the node of the block);
+    None when the output holds no node block at all (cut off, an error message)."""
+    nodes = _nodes(text)
+    if not nodes:
+        return None if text.first_text()[1] else []
+    out: list[LldpNeighbor] = []
+    current: Node | None = None
+    for number, raw in text.numbered():
+        line = raw.strip()
+        header = _NODE.match(line)
+        if header:
+            current = Node(header[2].upper(), header[4] or "")
+            continue
+        port = _PORT.match(line)
+        if port is None or current is None:
+            continue
+        peer = nodes.get(port[3].lower().lstrip("0"))
+        said = _QUOTED.findall(port[5] or "")
+        peer_desc = peer.description if peer else (said[0] if said else f"{port[2]}-{port[3]}")
+        system, local = _end(current.kind, current.description, port[1])
+        remote_system, remote = _end(port[2].upper(), peer_desc, port[4])
+        if system and remote_system:
+            out.append(
+                LldpNeighbor(
+                    local_system=system,
+                    local_port=local,
+                    remote_system=remote_system,
+                    remote_port=remote,
+                    source=text.src(number),
+                )
+            )
+    return out
+
+
+def unreadable(text: Text) -> InputProblem:
+    """The problem of an ibnetdiscover output with no node block."""
+    return InputProblem(
+        kind="unparseable",
+        message=f"'{text.cmd}' is not ibnetdiscover topology output fabriclint can read "
+        "(no Switch/Ca node block: truncated or an error?)",
+        source=text.src(1),
+    )
