@@ -49,9 +49,10 @@ def test_hostile_yaml_is_refused_with_its_line(case: str, tmp_path: Path) -> Non
     text, line, message = HOSTILE_YAML[case]
     path = tmp_path / "x.yaml"
     path.write_text(text)
-    started = time.perf_counter()
+    started = time.process_time()
     doc, problems = load_yaml(path, "x.yaml")
-    assert time.perf_counter() - started < 2
+    # a runaway guard, not a speed claim: an unrefused bomb runs for minutes of CPU
+    assert time.process_time() - started < 10
     assert doc is None
     (problem,) = problems
     assert (problem.line, problem.code) == (line, "PARSE003")

@@ -25,14 +25,18 @@ SHOW = "nv show qos roce -o json"
 
 
 @contextmanager
-def bounded(seconds: float = 2.0, megabytes: float = 64.0) -> Iterator[None]:
-    """Fail when the block takes longer or allocates more (at its peak) than given."""
+def bounded(seconds: float = 10.0, megabytes: float = 64.0) -> Iterator[None]:
+    """Fail when the block allocates more (at its peak) than given, or runs away in CPU time.
+
+    The time bound is not a speed claim (benchmarks measure speed): an unbounded expansion runs for
+    minutes, so CPU seconds (not wall time, which a loaded machine stretches) with a wide margin
+    tell a guard that works from one that does not."""
     tracemalloc.start()
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         yield
     finally:
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         peak = tracemalloc.get_traced_memory()[1] / 1e6
         tracemalloc.stop()
     assert elapsed < seconds, f"{elapsed:.1f} s"
