@@ -147,7 +147,7 @@ def _merge(state: DeviceState, port: str | None) -> QosConfig:
     return QosConfig.model_construct(
         _MERGED_SET,
         **values,
-        sources=MergedSources(over.sources, base.sources),
+        sources=MergedSources(over.sources, base.sources),  # type: ignore[arg-type]  # a Mapping read as the dict
         conflicts=[*base.conflicts, *over.conflicts],
     )
 
