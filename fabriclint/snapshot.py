@@ -179,7 +179,8 @@ def _read_device(
         loaded = LoadedDevice(
             raw=RawDevice(name=name, platform=entry.platform, outputs=named), status="ok"
         )
-        loaded._unread = _Unread(root=root, name=name, entry=entry, shown=shown)
+        # absolute: the working directory may change before the files are read
+        loaded._unread = _Unread(root=root.absolute(), name=name, entry=entry, shown=shown)
         return loaded
     outputs: dict[str, RawOutput] = {}
     for command, filename in entry.files.items():

@@ -160,3 +160,15 @@ def test_check_reads_lazily_with_the_eager_report(
     statuses = {d.name: d.status for d in lazy.report.devices}
     assert statuses["leaf02"] == "checksum-mismatch"
     assert statuses["spine02"] == ("missing-file" if limit is None else "not-checked")
+
+
+def test_a_lazy_device_is_read_from_where_it_was_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_snapshot(tmp_path / "snap", {"a": ("eos", {"show running-config": "x\n"})})
+    monkeypatch.chdir(tmp_path)
+    lazy = load_snapshot(Path("snap"), base=tmp_path, lazy=True)
+    monkeypatch.chdir(tmp_path.parent)  # the working directory changes before the read
+    raw = read_device(lazy.devices["a"]).raw
+    assert raw is not None and raw.outputs["show running-config"].text == "x\n"
+    assert raw.outputs["show running-config"].file == "snap/a/show_running-config.txt"
