@@ -58,6 +58,7 @@ from fabriclint.rules.registry import ALL_RULES, BY_CODE, REMOVED
 from fabriclint.selection import Selection
 from fabriclint.site_rules import applies, check_site_rule
 from fabriclint.snapshot import (
+    LoadedDevice,
     Snapshot,
     SnapshotError,
     load_configs,
@@ -65,6 +66,8 @@ from fabriclint.snapshot import (
     main_config_key,
     named_snapshot,
     newest_snapshot,
+    read_all,
+    read_device,
 )
 from fabriclint.suppress import apply, inline_comments, read_baseline
 
@@ -170,7 +173,7 @@ def load(opts: CheckOptions) -> Loaded:
     problem stops the run before anything is checked."""
     fabric = load_fabric(opts.fabric_dir, option_models())
     _check_cli_codes(opts, [*BY_CODE, *(r.code for r in fabric.policy.site_rules)])
-    snap = find_snapshot(fabric, opts)
+    snap = find_snapshot(fabric, opts, lazy=True)
     selection = Selection(
         fabric.policy,
         cli_select=opts.select,
@@ -188,8 +191,10 @@ def load(opts: CheckOptions) -> Loaded:
     )
 
 
-def find_snapshot(fabric: Fabric, opts: CheckOptions) -> Snapshot:
-    """Read the snapshot or configs folder the options name (newest snapshot by default)."""
+def find_snapshot(fabric: Fabric, opts: CheckOptions, lazy: bool = False) -> Snapshot:
+    """Read the snapshot or configs folder the options name (newest snapshot by default).
+    `lazy`: a snapshot's device files are read as the parse stage reaches each device
+    (`snapshot.load_snapshot`); the stages from annotate on see every device read."""
     platforms = {name: dev.platform for name, dev in fabric.inventory.devices.items()}
     if opts.configs is not None:
         return load_configs(Path(opts.configs), platforms, base=Path.cwd())
@@ -197,13 +202,13 @@ def find_snapshot(fabric: Fabric, opts: CheckOptions) -> Snapshot:
         path = Path(opts.snapshot)
         if not path.is_dir() and (fabric.root / "snapshots" / str(opts.snapshot)).is_dir():
             path = named_snapshot(fabric.root, str(opts.snapshot))
-        return load_snapshot(path, base=Path.cwd())
+        return load_snapshot(path, base=Path.cwd(), lazy=lazy)
     newest = newest_snapshot(fabric.root / "snapshots")
     if newest is None:
         raise SnapshotError(
             f"{fabric.root / 'snapshots'}: no snapshot found; pass --snapshot or --configs"
         )
-    return load_snapshot(newest, base=Path.cwd())
+    return load_snapshot(newest, base=Path.cwd(), lazy=lazy)
 
 
 def device_choices(fabric: Fabric, snap: Snapshot, opts: CheckOptions) -> list[Choice]:
@@ -315,6 +320,8 @@ class DeviceInput:
 
     platform: str
     raw: RawDevice
+    loaded: LoadedDevice | None = None
+    """The snapshot's entry when its files are still to be read (a lazily loaded snapshot)."""
 
 
 @dataclass
@@ -376,7 +383,7 @@ def _read_one(
         why = f"the snapshot says platform '{loaded.raw.platform}', the inventory '{platform}'"
         ledger.lose(name, "platform-mismatch", why)
         return None
-    return DeviceInput(platform, loaded.raw)
+    return DeviceInput(platform, loaded.raw, loaded if loaded.unread else None)
 
 
 # ---- stage 3: parse -----------------------------------------------------------------------------
@@ -409,7 +416,14 @@ def parse(readout: Readout, opts: CheckOptions) -> Parsed:
 
 
 def _parse_device(ledger: Ledger, name: str, found: DeviceInput) -> DeviceState | None:
-    """One device's state with its status in the ledger (None: no parser for its platform)."""
+    """One device's state with its status in the ledger (None: no parser for its platform, or
+    files that turn out unreadable when a lazily loaded device is read)."""
+    if found.loaded is not None:
+        read_device(found.loaded)
+        if found.loaded.raw is None:
+            ledger.lose(name, found.loaded.status, found.loaded.error or "no reason given")
+            return None
+        found.raw = found.loaded.raw
     state, reason = _parse_one(found.raw, found.platform)
     if state is None:
         ledger.lose(name, "unsupported", reason or "not parsed")
@@ -471,6 +485,7 @@ def annotate(fabric: Fabric, snap: Snapshot, parsed: Parsed) -> Annotated:
     """Stage 4 (annotate): spell the cabling plan as each device spells its ports, fill roles,
     interface roles and neighbours from it, and build the rules' Context. A device whose
     annotation fails is left unchecked (INTERNAL001)."""
+    read_all(snap)  # what nothing parsed (left out, not in the inventory): as an eager load
     ledger, states = parsed.ledger, dict(parsed.states)
     inventory = canonical_links(fabric.inventory, states)
     cables: dict[str, list[tuple[str, str, str]]] = {}

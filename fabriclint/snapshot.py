@@ -11,9 +11,9 @@ import stat
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from fabriclint import __version__
 from fabriclint.bounded import InputLimitError, json_loads
@@ -74,6 +74,23 @@ class LoadedDevice(BaseModel):
     status: str
     """ok, a collection status from the manifest, or a read problem (missing-file, ...)."""
     error: str | None = None
+    _unread: _Unread | None = PrivateAttr(default=None)
+    """Where to read the files of a device loaded lazily and not read yet (`read_device`)."""
+
+    @property
+    def unread(self) -> bool:
+        """Whether the files of this (lazily loaded) device are still to be read: its status
+        says `ok` and its outputs name their files, but hold no text yet."""
+        return self._unread is not None
+
+
+class _Unread(NamedTuple):
+    """What `read_device` needs to read a lazily loaded device."""
+
+    root: Path
+    name: str
+    entry: ManifestDevice
+    shown: str
 
 
 class Snapshot(BaseModel):
@@ -147,10 +164,24 @@ def _display(path: Path, base: Path | None) -> str:
     return str(path)
 
 
-def _read_device(root: Path, name: str, entry: ManifestDevice, shown: str) -> LoadedDevice:
-    """Read one device's files; `shown` is the snapshot folder as findings should name it."""
+def _read_device(
+    root: Path, name: str, entry: ManifestDevice, shown: str, lazy: bool = False
+) -> LoadedDevice:
+    """Read one device's files; `shown` is the snapshot folder as findings should name it.
+    `lazy`: name the files but read none yet (`read_device` reads them)."""
     if entry.status != "ok":
         return LoadedDevice(raw=None, status=entry.status, error=entry.error)
+    if lazy:
+        named = {
+            command: RawOutput(text="", file=f"{shown}/{name}/{filename}")
+            for command, filename in entry.files.items()
+        }
+        loaded = LoadedDevice(
+            raw=RawDevice(name=name, platform=entry.platform, outputs=named), status="ok"
+        )
+        # absolute: the working directory may change before the files are read
+        loaded._unread = _Unread(root=root.absolute(), name=name, entry=entry, shown=shown)
+        return loaded
     outputs: dict[str, RawOutput] = {}
     for command, filename in entry.files.items():
         path = root / name / filename
@@ -170,6 +201,24 @@ def _read_device(root: Path, name: str, entry: ManifestDevice, shown: str) -> Lo
         outputs[command] = RawOutput(text=text, file=f"{shown}/{name}/{filename}")
     raw = RawDevice(name=name, platform=entry.platform, outputs=outputs)
     return LoadedDevice(raw=raw, status="ok")
+
+
+def read_device(loaded: LoadedDevice) -> LoadedDevice:
+    """Read the files of a lazily loaded device now (no-op once read): `loaded` becomes what an
+    eager `load_snapshot` would have given (its texts, or no raw input and why)."""
+    pending = loaded._unread
+    if pending is None:
+        return loaded
+    loaded._unread = None
+    read = _read_device(pending.root, pending.name, pending.entry, pending.shown)
+    loaded.raw, loaded.status, loaded.error = read.raw, read.status, read.error
+    return loaded
+
+
+def read_all(snap: Snapshot) -> None:
+    """Read every device of `snap` still unread (lazily loaded ones nothing parsed)."""
+    for loaded in snap.devices.values():
+        read_device(loaded)
 
 
 def _why(exc: UnsafeInput) -> str:
@@ -227,14 +276,20 @@ def read_manifest(root: Path) -> Manifest:
         raise SnapshotError(f"{path}: {where}: {first['msg']}") from exc
 
 
-def load_snapshot(root: Path, base: Path | None = None) -> Snapshot:
-    """Read a snapshot folder. Devices that cannot be read get a non-ok status (never dropped)."""
+def load_snapshot(root: Path, base: Path | None = None, lazy: bool = False) -> Snapshot:
+    """Read a snapshot folder. Devices that cannot be read get a non-ok status (never dropped).
+
+    `lazy`: read the manifest now and each device's files only when `read_device` asks (the
+    check reads a device just before parsing it and forgets its text after, so a large
+    snapshot's text is never all in memory); until then an `ok` device's outputs hold no text
+    and a file that turns out unreadable changes its status then."""
     if not root.is_dir():
         raise SnapshotError(f"{root}: snapshot folder not found")
     manifest = read_manifest(safe_manifest(root))
     shown = _display(root, base)
     devices = {
-        name: _read_device(root, name, entry, shown) for name, entry in manifest.devices.items()
+        name: _read_device(root, name, entry, shown, lazy)
+        for name, entry in manifest.devices.items()
     }
     unverified = {
         name: missing

@@ -3,34 +3,114 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler
+from pydantic.fields import FieldInfo
+from pydantic_core import core_schema
+
+from fabriclint.models.source_schema import Source as _Schema
 
 
-class Source(BaseModel):
-    """Where a value came from: a file (relative to the fabric or snapshot) and a 1-based line."""
+class Source:
+    """Where a value came from: a file (relative to the fabric or snapshot) and a 1-based line.
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    Immutable and slotted (48 bytes; a parsed fabric holds one per distinct config line):
+    pydantic sees it through `source_schema.Source`, the model of the same fields, so schemas,
+    reports and validation are as for that model. Models hold it as they would the model."""
 
+    __slots__ = ("file", "line")
     file: str
     """Path of the file, as the user would type it."""
-    line: int | None = None
+    line: int | None
     """1-based line number; None when the value is a platform default, not a line."""
+
+    model_fields: ClassVar[dict[str, FieldInfo]] = _Schema.model_fields
+    """The schema model's fields (their descriptions, once a JSON schema is made)."""
+
+    def __init__(self, file: str, line: int | None = None) -> None:
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "line", line)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise TypeError(f"Source is immutable: cannot set {name!r}")
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}" if self.line else self.file
 
+    def __repr__(self) -> str:
+        return f"Source(file={self.file!r}, line={self.line!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Source:
+            return NotImplemented
+        return self.file == other.file and self.line == other.line
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.line))
+
+    def __reduce__(self) -> tuple[type[Source], tuple[str, int | None]]:
+        return Source, (self.file, self.line)
+
+    def __copy__(self) -> Source:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Source:
+        return self
+
+    def model_copy(self, update: dict[str, Any] | None = None) -> Source:
+        """A Source with `update`'s fields changed (as pydantic's `model_copy`)."""
+        values = {"file": self.file, "line": self.line, **(update or {})}
+        return Source(values["file"], values["line"])
+
+    def model_dump(self, **_: Any) -> dict[str, Any]:
+        """The fields as a dict (as pydantic's `model_dump`)."""
+        return {"file": self.file, "line": self.line}
+
+    @property
+    def model_fields_set(self) -> set[str]:
+        """Both fields (a Source is always made with both; as pydantic's `model_fields_set`)."""
+        return set(_FILE_AND_LINE)
+
+    @classmethod
+    def model_json_schema(cls, **kwargs: Any) -> dict[str, Any]:
+        """The schema model's JSON schema."""
+        return _Schema.model_json_schema(**kwargs)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, _source: Any, handler: GetCoreSchemaHandler) -> Any:
+        """A Source passes as it is; a dict (a report or baseline read back) is validated by the
+        schema model; either way it is dumped as the model would be."""
+        fields = handler.generate_schema(_Schema)
+        return core_schema.no_info_wrap_validator_function(
+            _as_source,
+            core_schema.no_info_after_validator_function(_from_schema, fields),
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                _to_schema, return_schema=fields
+            ),
+        )
+
+
+def _as_source(value: Any, validate: core_schema.ValidatorFunctionWrapHandler) -> Source:
+    """A Source as it is (no copy, no check), anything else through the schema model."""
+    return value if type(value) is Source else validate(value)
+
+
+def _from_schema(value: _Schema) -> Source:
+    return Source(value.file, value.line)
+
+
+def _to_schema(value: Source) -> _Schema:
+    return _Schema.model_construct(_FILE_AND_LINE, file=value.file, line=value.line)
+
 
 _FILE_AND_LINE = {"file", "line"}
-"""The fields-set every Source from `make_source` shares: pydantic keeps a 216-byte set per
-instance, and a frozen Source never changes its own (model_copy copies it first)."""
+"""The fields-set of every schema model made for a dump (both fields always given)."""
 
 
 def make_source(file: str, line: int | None = None) -> Source:
-    """A Source from a known str and int|None without re-validation, with the shared fields-set:
-    the same value as `Source(file=file, line=line)` at about half the memory and time (a
-    1,000-switch fabric has ~500k of them)."""
-    return Source.model_construct(_FILE_AND_LINE, file=file, line=line)
+    """A Source from a known str and int|None (kept for the parsers that call it)."""
+    return Source(file, line)
 
 
 @lru_cache(maxsize=1 << 16)

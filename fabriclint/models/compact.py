@@ -17,8 +17,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from fabriclint.models.common import Source
-
 _ANNOTATED = ("DeviceState", "Interface")
 """Models the engine sets fields on after parsing: each keeps its own fields-set."""
 
@@ -50,8 +48,8 @@ def _share(root: BaseModel, interned: dict[frozenset[str], set[str]]) -> None:
         obj = stack.pop()
         if isinstance(obj, BaseModel):
             _intern(obj, interned)
-            if type(obj) is Source or id(obj) in seen:
-                continue  # a Source holds no model; it is often shared
+            if id(obj) in seen:
+                continue
             seen.add(id(obj))
             stack.extend(obj.__dict__.values())
         elif isinstance(obj, dict):

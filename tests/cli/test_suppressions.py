@@ -176,12 +176,16 @@ def test_a_file_changed_after_it_was_read_does_not_change_the_suppressions(pod: 
     config = _ignore_leaf03_ecn002(pod).absolute()
     text = config.read_text()
 
-    def meanwhile(_device: str) -> None:  # the comment removed, another added, once read
-        config.write_text(
-            text.replace(f"ignore[ECN002] {REASON}", "x").replace(
-                "\n", "\n! fabriclint: ignore[ECN002]\n", 1
+    parsed: list[str] = []
+
+    def meanwhile(device: str) -> None:  # the comment removed, another added, once read
+        parsed.append(device)  # a device's files are read as it is parsed: edit after leaf03's
+        if "leaf03" in parsed[:-1]:
+            config.write_text(
+                text.replace(f"ignore[ECN002] {REASON}", "x").replace(
+                    "\n", "\n! fabriclint: ignore[ECN002]\n", 1
+                )
             )
-        )
 
     findings = _leaf03_ecn002(meanwhile, pod)
     (ecn,) = [f for f in findings if f.rule == "ECN002" and f.device == "leaf03"]
