@@ -191,6 +191,13 @@ def collect(
         help="Devices at once (default 32 per CPU, at most 128).",
         metavar="N",
     ),
+    processes: int | None = typer.Option(
+        None,
+        "--processes",
+        min=1,
+        help="Collector processes (default one per CPU, at most one per 100 devices); 1 = one.",
+        metavar="N",
+    ),
     timeout: float = typer.Option(
         30.0, "--timeout", min=0.1, help="Seconds per command.", metavar="SECONDS"
     ),
@@ -281,6 +288,7 @@ def _collect_command(fabric: Path, signals: Interrupts, args: dict[str, Any]) ->
             limit=list(args["limit"] or []),
             out=args["out"],
             workers=args["workers"],
+            processes=args["processes"],
             timeouts=Timeouts(
                 connect=args["connect_timeout"], command=args["timeout"], device=budget
             ),

@@ -109,3 +109,22 @@ def test_an_out_path_under_a_file_is_a_usage_error(tmp_path: Path) -> None:
             assert f"{out}: cannot create the snapshot folder" in result.stderr
             assert "Traceback" not in result.output and "internal error" not in result.stderr
     assert blocker.read_text() == "not a folder\n"
+
+
+def test_processes_flag_sets_the_collector_processes(tmp_path: Path) -> None:
+    """`--processes 2` collects in two processes (recorded in collect.json), `--processes 0` is a
+    usage error before anything connects."""
+    import json
+
+    fabric = copy_fabric(tmp_path, "baseline")
+    with lab_for(fabric / "snapshots" / "baseline") as lab:
+        args = ["collect", str(fabric), "--overlay", str(write_overlay(lab, tmp_path))]
+        args += ["--limit", "leaf01,leaf02,gpu01", "--insecure-no-host-key-check", "--no-facts"]
+        runner = CliRunner(env=lab.env())
+        bad = runner.invoke(cli_app(), [*args, "--processes", "0", "--out", str(tmp_path / "x")])
+        two = runner.invoke(cli_app(), [*args, "--processes", "2", "--out", str(tmp_path / "two")])
+    assert bad.exit_code == 2 and "--processes" in bad.stderr and not (tmp_path / "x").exists()
+    assert two.exit_code == 0, two.stderr
+    record = json.loads((tmp_path / "two" / "collect.json").read_text(encoding="utf-8"))
+    assert record["processes"] == 2
+    assert sorted(record["devices"]) == ["gpu01", "leaf01", "leaf02"]
