@@ -11,10 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabriclint import platforms
 from fabriclint.models.inventory import Credentials, Device, Inventory, Link
+
+if TYPE_CHECKING:
+    from fabriclint.inventories.mapping import MappingFile
 
 SOURCES = ("netbox", "nautobot", "ansible", "nornir", "avd")
 
@@ -132,6 +135,11 @@ def load_mapping(path: Path | None) -> Mapping:
     model, errors = validate_doc(doc, MappingFile)
     if model is None or errors:
         raise SourceError([str(p) for p in errors])
+    return mapping_of(model)
+
+
+def mapping_of(model: MappingFile) -> Mapping:
+    """The importers' Mapping of a validated mapping file (or of an inline `mapping:`)."""
     return Mapping(
         platforms=dict(model.platforms),
         roles=dict(model.roles),

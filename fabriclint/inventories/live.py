@@ -163,19 +163,11 @@ def _inside(root: Path, name: str, folder: bool = False) -> Path:
 
 
 def _mapping(root: Path, source: InventorySource) -> Mapping:
-    from fabriclint.inventories.common import load_mapping
+    from fabriclint.inventories.common import load_mapping, mapping_of
 
     if isinstance(source.mapping, str):
         return load_mapping(_inside(root, source.mapping))
-    model = source.mapping or MappingFile()
-    return Mapping(
-        platforms=dict(model.platforms),
-        roles=dict(model.roles),
-        groups={k: v.model_dump(exclude_none=True) for k, v in model.groups.items()},
-        names={k: v.model_dump(exclude_none=True) for k, v in model.names.items()},
-        credentials=dict(model.credentials),
-        name=model.name,
-    )
+    return mapping_of(source.mapping or MappingFile())
 
 
 def public_url(url: str | None) -> str:
