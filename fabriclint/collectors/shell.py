@@ -69,8 +69,9 @@ class ShellChannel:
     def start(self, device_type: str, timeout: float) -> None:
         """Find the prompt after login, then type the device type's terminal setup."""
         deadline = time.monotonic() + timeout
+        greeting = self._greeting(deadline)
         self._write(RETURN)  # as netmiko does: some devices print nothing until a key
-        self.prompt = self._find_prompt(deadline)
+        self.prompt = self._find_prompt(deadline, greeting)
         for line in SETUP.get(device_type, ()):
             self.run(line, deadline - time.monotonic())
 
@@ -103,14 +104,34 @@ class ShellChannel:
             raise EOFError("the device closed the session")
         return str(self._decoder.decode(data))
 
-    def _find_prompt(self, deadline: float) -> str:
-        """The prompt: a last line that looks like one, shown twice in a row (the greeting,
-        then the answer to the RETURN) or followed by QUIET seconds of silence."""
+    def _greeting(self, deadline: float) -> str:
+        """What the device prints before anything is typed: read up to a line that looks like a
+        prompt, or until QUIET seconds of silence (a device that waits for a key)."""
         text = ""
+        while not _looks_like_prompt(_last_line(text)):
+            try:
+                text += self._read(min(deadline, time.monotonic() + QUIET))
+            except TimeoutError:
+                if time.monotonic() >= deadline:
+                    raise
+                break
+        return text
+
+    def _find_prompt(self, deadline: float, greeting: str = "") -> str:
+        """The prompt: a last line that looks like one, shown twice in a row (the greeting,
+        then the answer to the RETURN) or followed by QUIET seconds of silence.
+
+        When the greeting ended with a prompt, the answer to the RETURN is a prompt too and is
+        waited for (until the deadline), never guessed from a silence: a device slow to answer
+        the RETURN would otherwise print that prompt after the first command's echo, where it
+        ends the command's output early and every later output is read one command late."""
+        text = greeting
+        owed = _looks_like_prompt(_last_line(greeting))
         while True:
             lines = _last_lines(text)
             prompt = lines[-1] if lines else ""
-            if _looks_like_prompt(prompt):
+            answered = not owed or _looks_like_prompt(_last_line(text[len(greeting) :]))
+            if _looks_like_prompt(prompt) and answered:
                 if len(lines) == 2 and lines[0] == prompt:
                     return prompt
                 try:
@@ -152,6 +173,12 @@ def _last_lines(text: str) -> list[str]:
     """The last two non-blank lines of `text` (fewer when it has fewer), stripped."""
     lines = [line.strip() for line in text.replace("\r", "\n").split("\n")]
     return [line for line in lines if line][-2:]
+
+
+def _last_line(text: str) -> str:
+    """The last non-blank line of `text`, stripped ("" when there is none)."""
+    lines = _last_lines(text)
+    return lines[-1] if lines else ""
 
 
 def _looks_like_prompt(line: str) -> bool:

@@ -181,3 +181,38 @@ def test_a_banner_border_split_off_by_a_read_is_not_the_prompt() -> None:
     shell, _ = _shell(greeting, EOS_SETUP)
     shell.start("arista_eos", timeout=5)
     assert shell.prompt == "leaf01#"
+
+
+class EchoingChannel(FakeChannel):
+    """A FakeChannel whose device echoes each line as it arrives, before answering the ones
+    typed earlier (as a line editor or a tty does): a late answer lands after a later echo."""
+
+    def __init__(self, greeting: bytes, script: Script) -> None:
+        super().__init__([], script)
+        self._inbox.put(greeting)  # already sent when the shell opens
+
+    def sendall(self, data: bytes) -> None:
+        for line in data.decode().split("\n")[:-1]:
+            self._inbox.put(f"{line}\r\n".encode())
+        super().sendall(data)
+
+
+@pytest.mark.parametrize("late", [QUIET * 4, QUIET * 8])
+def test_a_late_answer_to_the_login_return_is_waited_for_not_taken_as_an_output(
+    late: float,
+) -> None:
+    # the greeting prompt is shown at once; the prompt answering the RETURN comes late (a
+    # busy device): it must not end the first command's output, nor shift later outputs
+    prompt = b"ops@gpu01:~$ "
+    script: Script = {
+        "": [(late, prompt)],
+        "ibdev2netdev": [(0.0, b"mlx5_0 port 1 ==> ens1np0 (Up)\r\n" + prompt)],
+        "ethtool -S ens1np0": [(0.0, b"NIC statistics:\r\n" + prompt)],
+    }
+    channel = EchoingChannel(b"Last login: today\r\n" + prompt, script)
+    shell = ShellChannel(channel, _normalize, lambda text: text)
+    shell.start("linux", timeout=late + 5)
+    assert shell.prompt == "ops@gpu01:~$"
+    assert shell.run("ibdev2netdev", timeout=5) == "mlx5_0 port 1 ==> ens1np0 (Up)"
+    assert shell.run("ethtool -S ens1np0", timeout=5) == "NIC statistics:"
+    assert channel.typed == ["", "ibdev2netdev", "ethtool -S ens1np0"]
