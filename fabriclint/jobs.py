@@ -46,6 +46,9 @@ enough that each task's pickling overhead stays small."""
 MAX_CRASHES = 3
 """Workers that may die before the devices still unparsed are all given up as unchecked."""
 
+WORKER_SETUP: Callable[[], None] | None = None
+"""Run by each worker as it starts (tests make parsers fail in the workers with it)."""
+
 Item = tuple[str, "DeviceInput", int]
 """A device to parse: its name, its input, and how many link ends the cabling plan gives it."""
 
@@ -132,9 +135,9 @@ def _parse_all(
     size = max(1, -(-len(items) // (jobs * CHUNKS_PER_WORKER)))
     chunks = [items[start : start + size] for start in range(0, len(items), size)]
     lost = _round(chunks, jobs, outcomes, progress)
-    crashes = 1 if lost else 0
-    while lost and crashes <= MAX_CRASHES:
-        lost = _round([[item] for item in lost], 1, outcomes, progress)
+    crashes = 0
+    while lost and crashes < MAX_CRASHES:
+        lost = _one_by_one(lost, outcomes, progress)
         crashes += 1
     for name, _found, _cabled in lost:
         _give_up(outcomes, name, RuntimeError(f"{MAX_CRASHES} worker processes died"))
@@ -146,33 +149,50 @@ def _round(
     outcomes: dict[str, Outcome],
     progress: Callable[[str], None],
 ) -> list[Item]:
-    """One pool over `chunks`: their outcomes into `outcomes`; the items a dead worker did not
-    return. With one worker the chunks run in order, so the first chunk lost to a dead worker
-    is the one it died on: that device is given up, the ones after it are returned."""
-    from concurrent.futures.process import BrokenProcessPool
-
+    """One pool over `chunks`: their outcomes into `outcomes`; the items of every chunk that did
+    not come back (a worker died: the pool fails every chunk not returned yet; or a result that
+    does not pickle)."""
     lost: list[Item] = []
     with _pool(workers) as pool:
         futures = [(chunk, pool.submit(parse_chunk, chunk)) for chunk in chunks]
         for chunk, future in futures:
             try:
                 returned = _result(future)
-            except BrokenProcessPool as exc:
-                if workers == 1 and not lost:
-                    _give_up(outcomes, chunk[0][0], exc)
-                    continue
+            except Exception:
                 lost.extend(chunk)
                 continue
-            except Exception as exc:  # a state that does not pickle: that device is unchecked
-                if len(chunk) == 1:
-                    _give_up(outcomes, chunk[0][0], exc)
-                else:
-                    lost.extend(chunk)
-                continue
-            for outcome in returned:
-                outcomes[outcome.name] = outcome
-                progress(outcome.name)
+            _record(returned, outcomes, progress)
     return lost
+
+
+def _one_by_one(
+    items: list[Item], outcomes: dict[str, Outcome], progress: Callable[[str], None]
+) -> list[Item]:
+    """Parse `items` in one worker, one at a time, so a worker that dies names its device:
+    that device is given up (unchecked) and the items after it are returned for a new worker."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    with _pool(1) as pool:
+        for index, item in enumerate(items):
+            try:
+                returned = _result(pool.submit(parse_chunk, [item]))
+            except BrokenProcessPool as exc:
+                _give_up(outcomes, item[0], exc)
+                return items[index + 1 :]
+            except Exception as exc:  # its state does not pickle: this device is unchecked
+                _give_up(outcomes, item[0], exc)
+                continue
+            _record(returned, outcomes, progress)
+    return []
+
+
+def _record(
+    returned: list[Outcome], outcomes: dict[str, Outcome], progress: Callable[[str], None]
+) -> None:
+    """A chunk's outcomes kept, each device shown as parsed."""
+    for outcome in returned:
+        outcomes[outcome.name] = outcome
+        progress(outcome.name)
 
 
 def _result(future: Future[list[Outcome]]) -> list[Outcome]:
@@ -195,20 +215,26 @@ def _give_up(outcomes: dict[str, Outcome], name: str, exc: Exception) -> None:
 def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A pool of spawned workers (no fork of a parent holding threads and a half-built run).
     On any exception in the parent, Ctrl-C included, its workers are terminated first."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_worker,
-    )
+    pool = new_pool(workers)
     try:
         yield pool
     except BaseException:
         _terminate(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def new_pool(workers: int) -> ProcessPoolExecutor:
+    """`workers` spawned processes, each set up by `_start_worker`."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(WORKER_SETUP,),
+    )
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
@@ -221,7 +247,7 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=5)
 
 
-def _start_worker() -> None:
+def _start_worker(setup: Callable[[], None] | None) -> None:
     """A worker's set-up: Ctrl-C is the parent's to handle (it terminates the workers), and the
     cyclic collector stays off while parsing, as in the parent (`engine.gc_paused`)."""
     import gc
@@ -229,6 +255,8 @@ def _start_worker() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.disable()
+    if setup is not None:
+        setup()
 
 
 def parse_chunk(chunk: list[Item]) -> list[Outcome]:
