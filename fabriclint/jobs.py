@@ -12,8 +12,8 @@ are parsed again one at a time in a one-worker pool, so the device that kills a 
 found and reported unchecked (INTERNAL001, exit 3) while the others are parsed. Ctrl-C (or any
 exception in the parent) terminates the workers before it propagates.
 
-Workers cost a process start and fabriclint's imports (~0.5 s each) and the parsed states
-are pickled back (docs/performance.md, "--jobs"): `choose_jobs` starts none for small checks.
+Workers cost a process start and fabriclint's imports (~0.85 s of CPU each) and the parsed
+states are pickled back (docs/performance.md, "--jobs"): `choose_jobs` starts none for small checks.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ start (spawn + imports) and the pickling would cost about what the workers save
 
 MIN_CORES = 3
 """On fewer cores `--jobs` left to choose parses in one process: measured on 2 cores, two
-workers were no faster than one process (docs/performance.md)."""
+workers took more CPU, memory and wall time than one process (docs/performance.md)."""
 
 CHUNKS_PER_WORKER = 4
 """Chunks handed to each worker: enough that a slow chunk does not leave a worker idle, few
