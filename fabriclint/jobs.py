@@ -44,7 +44,8 @@ CHUNKS_PER_WORKER = 4
 enough that each task's pickling overhead stays small."""
 
 MAX_CRASHES = 3
-"""Workers that may die before the devices still unparsed are all given up as unchecked."""
+"""Workers that may die in the one-at-a-time retries before the devices still unparsed are all
+given up as unchecked (a fabric whose inputs keep killing workers)."""
 
 WORKER_SETUP: Callable[[], None] | None = None
 """Run by each worker as it starts (tests make parsers fail in the workers with it)."""
