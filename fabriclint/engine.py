@@ -107,6 +107,9 @@ class CheckOptions:
     limit: list[str] | None = None
     """`--limit` terms: only the devices they select are checked; the others are reported as
     not checked (see collectors/limit.py for the syntax)."""
+    jobs: int | None = None
+    """Processes that parse the devices (`--jobs`): None chooses (fabriclint/jobs.py), 1 parses
+    in this process."""
 
 
 @dataclass
@@ -400,19 +403,32 @@ class Parsed:
 def parse(readout: Readout, opts: CheckOptions) -> Parsed:
     """Stage 3 (parse): each device's input through its platform's parser. A parser that fails
     leaves the device unparseable (PARSE003, exit 3); a platform without a parser, unsupported."""
+    from fabriclint.jobs import choose_jobs  # small: the pool's own imports wait for a pool
+
     ledger = readout.ledger
+    jobs = choose_jobs(opts.jobs, len(readout.inputs))
+    if jobs > 1:
+        from fabriclint.jobs import parse_in_workers
+
+        return Parsed(parse_in_workers(readout, jobs, opts.progress), ledger)
     states: dict[str, DeviceState] = {}
     for name, found in readout.inputs.items():
         if opts.progress:
             opts.progress(name)
-        try:
-            state = _parse_device(ledger, name, found)
-        except Exception as exc:  # a bug outside the parser proper: this device is unchecked
-            ledger.fail(name, "reading the device", exc)
-            continue
+        state = parse_input(ledger, name, found)
         if state is not None:
             states[name] = state
     return Parsed(states, ledger)
+
+
+def parse_input(ledger: Ledger, name: str, found: DeviceInput) -> DeviceState | None:
+    """One device through its parser, its status in the ledger; a bug outside the parser proper
+    is contained (INTERNAL001) and leaves the device unchecked (None)."""
+    try:
+        return _parse_device(ledger, name, found)
+    except Exception as exc:
+        ledger.fail(name, "reading the device", exc)
+        return None
 
 
 def _parse_device(ledger: Ledger, name: str, found: DeviceInput) -> DeviceState | None:

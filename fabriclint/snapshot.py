@@ -215,6 +215,13 @@ def read_device(loaded: LoadedDevice) -> LoadedDevice:
     return loaded
 
 
+def settle(loaded: LoadedDevice, read: LoadedDevice) -> None:
+    """`loaded` as `read_device` leaves it, from a copy of it read elsewhere (a worker process
+    of `check --jobs`): its texts, or no raw input and why."""
+    loaded._unread = None
+    loaded.raw, loaded.status, loaded.error = read.raw, read.status, read.error
+
+
 def read_all(snap: Snapshot) -> None:
     """Read every device of `snap` still unread (lazily loaded ones nothing parsed)."""
     for loaded in snap.devices.values():

@@ -162,6 +162,15 @@ def check(
         "the rest are reported as not checked. With --live, also what is collected.",
         metavar="TEXT",
     ),
+    jobs: int | None = typer.Option(
+        None,
+        "--jobs",
+        "-j",
+        min=1,
+        help="Processes that parse the devices (default: 1 on small fabrics and on 2 cores, "
+        "else one per core).",
+        metavar="N",
+    ),
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="Text: only failing causes, unchecked devices, the summary."
     ),
@@ -233,6 +242,7 @@ def check(
         baseline=baseline,
         changed_since=changed_since,
         limit=limit or None,
+        jobs=jobs,
     )
     with gc_paused():  # from parsing through the rendered reports (engine.gc_paused)
         try:

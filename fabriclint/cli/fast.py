@@ -25,6 +25,8 @@ MANY = "many"
 """Repeatable: a list of str."""
 PATHS = "paths"
 """Repeatable: a list of paths."""
+COUNT = "count"
+"""A whole number of at least 1 (anything else is typer's to refuse)."""
 FLAG = "flag"
 """A boolean flag (`--color/--no-color`: two names, True and False)."""
 
@@ -41,6 +43,7 @@ KINDS: dict[str, str] = {
     "ignore": MANY,
     "fail_on": ONE,
     "limit": MANY,
+    "jobs": COUNT,
     "quiet": FLAG,
     "show_suppressed": FLAG,
     "statistics": FLAG,
@@ -164,6 +167,10 @@ def _convert(values: dict[str, Any], command: Any) -> bool:
             values[param] = Path(values[param])
         elif values[param] is not None and kind == PATHS:
             values[param] = [Path(value) for value in values[param]]
+        elif values[param] is not None and kind == COUNT:
+            values[param] = _count(values[param])
+            if values[param] is None:
+                return False
     try:
         if values["fmts"] is not None:
             values["fmts"] = [command.Format(value) for value in values["fmts"]]
@@ -172,6 +179,13 @@ def _convert(values: dict[str, Any], command: Any) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _count(value: str) -> int | None:
+    """A whole number of at least 1 written in ASCII digits, else None (typer says why)."""
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        return None
+    return int(value)
 
 
 def _invoke(check: Any, debug: bool, values: dict[str, Any]) -> None:

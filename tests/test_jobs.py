@@ -1,0 +1,231 @@
+"""`check --jobs N`: devices parsed in worker processes give the one-process reports, byte for
+byte; a dead or failing worker is a per-device incomplete result; small checks start nothing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from fabriclint import engine, jobs
+from fabriclint.cli.app import app
+from fabriclint.engine import CheckOptions, run_check
+from fabriclint.models.raw import RawDevice
+from fabriclint.models.state import DeviceState
+from fabriclint.parsers.kit.internal import never_raises
+
+ROOT = Path(__file__).resolve().parent.parent
+SNAPSHOTS = sorted(ROOT.glob("inventories/*/snapshots/*/manifest.json"))
+VICTIM = "leaf01"
+"""The roce-pod device the broken workers fail on."""
+
+
+def _reports(fabric: Path, snapshot: str, out: Path, *extra: str) -> tuple[int, str, str]:
+    """The exit code and the text and JSON reports of one `check` run through the CLI."""
+    out.mkdir(parents=True, exist_ok=True)
+    args = ["check", str(fabric), "--snapshot", snapshot, "--no-color", *extra]
+    args += ["-f", "text", "-o", str(out / "r.txt"), "-f", "json", "-o", str(out / "r.json")]
+    result = CliRunner().invoke(app, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, (out / "r.txt").read_text(), (out / "r.json").read_text()
+
+
+@pytest.fixture(scope="module")
+def one_pool() -> Iterator[ProcessPoolExecutor]:
+    """One pool of two workers serves every `--jobs 2` run of the snapshot test (a pool per run
+    would spend most of the test starting interpreters)."""
+    pool = jobs.new_pool(2)
+    yield pool
+    pool.shutdown()
+
+
+@pytest.mark.parametrize("manifest", SNAPSHOTS, ids=lambda m: f"{m.parts[-4]}/{m.parts[-2]}")
+def test_every_example_snapshot_reports_the_same_with_workers(
+    manifest: Path, tmp_path: Path, one_pool: ProcessPoolExecutor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    @contextmanager
+    def shared(_workers: int) -> Iterator[ProcessPoolExecutor]:
+        yield one_pool
+
+    monkeypatch.setattr(jobs, "_pool", shared)
+    fabric, snapshot = manifest.parents[2], manifest.parent.name
+    one = _reports(fabric, snapshot, tmp_path / "one", "--jobs", "1")
+    two = _reports(fabric, snapshot, tmp_path / "two", "--jobs", "2")
+    assert two == one
+    assert '"findings"' in one[2]
+
+
+def test_generated_fabric_reports_the_same_with_workers(tmp_path: Path) -> None:
+    from benchmarks.check_scale import generate
+
+    shape = generate(6, 8, tmp_path / "fabric", case="goal")
+    assert shape["devices"] >= 12
+    one = _reports(tmp_path / "fabric", "bench", tmp_path / "one", "--jobs", "1")
+    three = _reports(tmp_path / "fabric", "bench", tmp_path / "three", "--jobs", "3")
+    assert three == one
+    assert one[0] == 1  # the goal shape seeds faults: the equality covers findings
+
+
+def _kill_victim(parse: Callable[[RawDevice], DeviceState], raw: RawDevice) -> DeviceState:
+    """A parser that kills its worker process on the victim (an out-of-memory kill, a crash)."""
+    if raw.name == VICTIM:
+        os._exit(9)
+    return parse(raw)
+
+
+def _raise_on_victim(parse: Callable[[RawDevice], DeviceState], raw: RawDevice) -> DeviceState:
+    """A parser with a bug the victim's input reaches."""
+    if raw.name == VICTIM:
+        raise RuntimeError("parser bug")
+    return parse(raw)
+
+
+def kill_on_victim() -> None:
+    """Worker set-up (runs in each worker): parsers die on the victim."""
+    _wrap_parsers(_kill_victim)
+
+
+def raise_on_victim() -> None:
+    """Worker set-up (runs in each worker, or here for the one-process run): parsers raise on
+    the victim, inside `never_raises` as every real parser."""
+    _wrap_parsers(_raise_on_victim)
+
+
+def _wrap_parsers(fault: Callable[[Callable[[RawDevice], DeviceState], RawDevice], Any]) -> None:
+    real = vars(engine)["get_parser"]
+
+    def get_parser(platform: str) -> Any:
+        parse = real(platform)
+        if parse is None:
+            return None
+        return never_raises(platform, platform)(lambda raw: fault(parse, raw))
+
+    vars(engine)["get_parser"] = get_parser
+
+
+def _check(jobs_: int) -> engine.CheckResult:
+    return run_check(
+        CheckOptions(fabric_dir=ROOT / "inventories/roce-pod", snapshot="broken", jobs=jobs_)
+    )
+
+
+def test_a_worker_that_dies_leaves_only_its_device_unchecked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clean = _check(1)
+    monkeypatch.setattr(jobs, "WORKER_SETUP", kill_on_victim)
+    broken = _check(2)
+    assert broken.exit_code == engine.ExitCode.INCOMPLETE
+    status = {d.name: d.status for d in broken.report.devices}
+    assert status[VICTIM] == "internal-error"
+    assert {n: s for n, s in status.items() if n != VICTIM} == {
+        d.name: d.status for d in clean.report.devices if d.name != VICTIM
+    }
+    internal = [f for f in broken.report.findings if f.rule == "INTERNAL001"]
+    assert [f.device for f in internal] == [VICTIM]
+    assert "worker process" in internal[0].message
+    assert set(broken.states) == set(clean.states) - {VICTIM}
+
+
+def test_a_parser_exception_in_a_worker_is_the_one_process_result(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(jobs, "WORKER_SETUP", raise_on_victim)
+    fabric = ROOT / "inventories/roce-pod"
+    two = _reports(fabric, "broken", tmp_path / "two", "--jobs", "2")
+    monkeypatch.setattr(engine, "get_parser", vars(engine)["get_parser"])  # restored after
+    raise_on_victim()  # now in this process too
+    one = _reports(fabric, "broken", tmp_path / "one", "--jobs", "1")
+    assert two == one
+    assert two[0] == engine.ExitCode.INCOMPLETE
+    assert "parser failed on this input" in two[1]
+
+
+@pytest.mark.parametrize(
+    ("requested", "devices", "cpus", "expected"),
+    [
+        (None, 10, 64, 1),  # small: no pool
+        (None, jobs.BREAK_EVEN_DEVICES, 2, 1),  # two cores: measured not to pay
+        (None, jobs.BREAK_EVEN_DEVICES, 8, 8),
+        (None, 5000, 16, 16),
+        (1, 5000, 16, 1),  # today's path
+        (4, 3, 16, 3),  # never more workers than devices
+        (2, 1000, 1, 2),  # asked for: given
+    ],
+)
+def test_choose_jobs(
+    monkeypatch: pytest.MonkeyPatch, requested: int | None, devices: int, cpus: int, expected: int
+) -> None:
+    monkeypatch.setattr(jobs, "cores", lambda: cpus)
+    assert jobs.choose_jobs(requested, devices) == expected
+
+
+def test_the_example_check_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing.process
+
+    from fabriclint.cli import fast
+
+    started: list[str] = []
+    monkeypatch.setattr(
+        multiprocessing.process.BaseProcess, "start", lambda s: started.append("mp")
+    )
+    monkeypatch.setattr(subprocess.Popen, "__init__", lambda s, *a, **k: started.append("popen"))
+    monkeypatch.setattr(os, "fork", lambda: started.append("fork"))
+    args = ["check", str(ROOT / "inventories/roce-pod"), "--snapshot", "broken", "-q"]
+    with pytest.raises(SystemExit) as exited:
+        fast.run_check(args)
+    assert exited.value.code == engine.ExitCode.FINDINGS
+    assert started == []
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_ctrl_c_leaves_no_worker(tmp_path: Path) -> None:
+    from benchmarks.check_scale import generate
+
+    generate(40, 8, tmp_path / "fabric", case="goal")
+    cmd = [sys.executable, "-m", "fabriclint", "check", str(tmp_path / "fabric")]
+    proc = subprocess.Popen(
+        [*cmd, "--snapshot", "bench", "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    workers: set[int] = set()
+    deadline = time.monotonic() + 120
+    while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        workers |= _children(proc.pid)
+        time.sleep(0.05)
+    assert len(workers) >= 2, "the workers never started"
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err
+    deadline = time.monotonic() + 10
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if _alive(pid)]
