@@ -156,8 +156,11 @@ def test_a_parser_exception_in_a_worker_is_the_one_process_result(
     [
         (None, 10, 64, 1),  # small: no pool
         (None, jobs.BREAK_EVEN_DEVICES, 2, 1),  # two cores: measured not to pay
-        (None, jobs.BREAK_EVEN_DEVICES, 8, 8),
-        (None, 5000, 16, 16),
+        (None, jobs.BREAK_EVEN_DEVICES - 1, 8, 1),  # below the break-even: no pool
+        (None, jobs.BREAK_EVEN_DEVICES, 8, 1),  # one worker's worth: parse here
+        (None, 2 * jobs.BREAK_EVEN_DEVICES, 64, 2),  # many cores, few devices: few workers
+        (None, 5000, 16, 12),
+        (None, 50_000, 16, 16),  # never more than the cores
         (1, 5000, 16, 1),  # today's path
         (4, 3, 16, 3),  # never more workers than devices
         (2, 1000, 1, 2),  # asked for: given

@@ -167,8 +167,8 @@ def check(
         "--jobs",
         "-j",
         min=1,
-        help="Processes that parse the devices (default: 1 on small fabrics and on 2 cores, "
-        "else one per core).",
+        help="Processes that parse the devices (default: 1 on 2 cores, else one per 400 "
+        "devices, at most one per core).",
         metavar="N",
     ),
     quiet: bool = typer.Option(
