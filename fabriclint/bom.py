@@ -53,7 +53,7 @@ def take(fabric_dir: Path, snapshot: Path | str | None) -> Taken:
     snap = find_snapshot(fabric, opts)
     ctx = parse_snapshot(fabric, snap, opts)
     unreadable = {
-        name: ctx.missing.get(name) or status
+        name: _why(ctx, name, status)
         for name, status in ctx.status.items()
         if status != "ok" or name not in ctx.states
     }
@@ -66,6 +66,17 @@ def take(fabric_dir: Path, snapshot: Path | str | None) -> Taken:
         config=_config(states),
     )
     return Taken(lock, unreadable)
+
+
+def _why(ctx: Context, name: str, status: str) -> str:
+    """Why a device could not be locked: what is missing, else its first input problem with
+    the file and line, else its status."""
+    missing = ctx.missing.get(name)
+    state = ctx.states.get(name)
+    if missing or state is None or not state.problems:
+        return missing or status
+    problem = state.problems[0]
+    return f"{problem.message} at {problem.source}" if problem.source else problem.message
 
 
 def _host(state: DeviceState) -> HostLock:

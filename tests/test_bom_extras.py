@@ -237,6 +237,8 @@ def test_a_malformed_output_is_a_located_input_problem(tmp_path: Path) -> None:
     extra = {"gpu01": {UNAME: "garbage here\n"}, "leaf01": {EOS_XCVR: "% Invalid inpu\n{"}}
     taken = bom.take(ROCE, _snapshot(tmp_path, ROCE, "a", extra))
     assert set(taken.unreadable) == {"gpu01", "leaf01"}
+    assert taken.unreadable["gpu01"].endswith(f"gpu01/{UNAME.replace(' ', '_')}.txt:1")
+    assert "not JSON" in taken.unreadable["leaf01"]
     locked = bom.take(ROCE, _snapshot(tmp_path, ROCE, "b", {})).lock
     assert bom.verify(locked, taken).exit_code == 3  # cannot tell, never "the same"
 
