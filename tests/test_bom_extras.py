@@ -250,3 +250,18 @@ def test_the_commands_are_optional_and_allowlisted() -> None:
         assert spec.optional, (platform, command)
         assert is_allowed(platform, command)
     assert not is_allowed("eos", "show inventory | json > flash:x")
+
+
+def test_the_lab_answers_the_new_commands_absent_from_a_snapshot_as_failures() -> None:
+    """The lab serves a snapshot's outputs; one without these files answers the platform's
+    error, which collection takes as "not available" (optional): not shown in the lock."""
+    from fabriclint.collectors.plan import command_error
+    from fabriclint.lab.device import load_snapshot_devices
+
+    devices = {d.name: d for d in load_snapshot_devices(ROCE / "snapshots" / "baseline")}
+    for name, platform, command in (("leaf01", "eos", EOS_XCVR), ("gpu01", "mlnx-host", UNAME),
+                                    ("gpu01", "mlnx-host", NVIDIA_SMI_SUMMARY)):  # fmt: skip
+        answer = devices[name].answer(command)
+        assert command_error(platform, answer) is not None, (name, command, answer)
+    multi = {d.name: d for d in load_snapshot_devices(MULTI / "snapshots" / "baseline")}
+    assert command_error("nxos", multi["leaf02"].answer(NXOS_XCVR)) is not None
