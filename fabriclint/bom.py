@@ -30,6 +30,7 @@ from fabriclint.engine import (
 from fabriclint.loaders.fabric import load_fabric
 from fabriclint.models.bom import BomLock, ConfigLock, GpuLock, HostLock, NicLock, SwitchLock
 from fabriclint.models.state import DeviceState
+from fabriclint.parsers.kit.optics import transceivers
 from fabriclint.rules.base import Context
 
 RERUN = "rerun the benchmark"
@@ -52,7 +53,7 @@ def take(fabric_dir: Path, snapshot: Path | str | None) -> Taken:
     snap = find_snapshot(fabric, opts)
     ctx = parse_snapshot(fabric, snap, opts)
     unreadable = {
-        name: ctx.missing.get(name) or status
+        name: _why(ctx, name, status)
         for name, status in ctx.status.items()
         if status != "ok" or name not in ctx.states
     }
@@ -65,6 +66,17 @@ def take(fabric_dir: Path, snapshot: Path | str | None) -> Taken:
         config=_config(states),
     )
     return Taken(lock, unreadable)
+
+
+def _why(ctx: Context, name: str, status: str) -> str:
+    """Why a device could not be locked: what is missing, else its first input problem with
+    the file and line, else its status."""
+    missing = ctx.missing.get(name)
+    state = ctx.states.get(name)
+    if missing or state is None or not state.problems:
+        return missing or status
+    problem = state.problems[0]
+    return f"{problem.message} at {problem.source}" if problem.source else problem.message
 
 
 def _host(state: DeviceState) -> HostLock:
@@ -80,7 +92,10 @@ def _host(state: DeviceState) -> HostLock:
             width=port.width,
             module=port.module,
         )
-    return HostLock(nics=nics, gpus=_gpus(state))
+    facts = state.facts
+    return HostLock(
+        nics=nics, gpus=_gpus(state), kernel=facts.get("kernel"), cuda=facts.get("cuda_version")
+    )
 
 
 def _gpus(state: DeviceState) -> GpuLock | None:
@@ -102,7 +117,14 @@ def _switch(ctx: Context, state: DeviceState) -> SwitchLock:
         port: (state.interfaces[port].speed_mbps if port in state.interfaces else None)
         for port in sorted(ctx.cabled_ports(state.name))
     }
-    return SwitchLock(model=state.facts.get("model"), os_version=state.os_version, ports=ports)
+    shown = transceivers(state.facts)
+    modules = None if shown is None else {p: shown[p] for p in ports if p in shown}
+    return SwitchLock(
+        model=state.facts.get("model"),
+        os_version=state.os_version,
+        ports=ports,
+        transceivers=modules,
+    )
 
 
 def _config(states: dict[str, DeviceState]) -> ConfigLock:
@@ -227,12 +249,21 @@ def _compare_group(
         elif name not in before:
             verdict.changes.append(f"{name}: {kind} not in the lock (added): {RERUN}")
         else:
-            old = before[name].model_dump(mode="json")
-            new = after[name].model_dump(mode="json")
+            old = _worded(before[name].model_dump(mode="json"))
+            new = _worded(after[name].model_dump(mode="json"))
             verdict.changes.extend(_diff_items(name, old, new))
 
 
-NOT_SHOWN_IS_NO_CHANGE = frozenset({"gpus", "module"})
+def _worded(item: dict[str, Any]) -> dict[str, Any]:
+    """A device's dump with each transceiver keyed "PORT transceiver", so a change reads
+    "leaf01 Ethernet1/1 transceiver serial X -> Y"."""
+    modules = item.get("transceivers")
+    if isinstance(modules, dict):
+        item["transceivers"] = {f"{port} transceiver": m for port, m in modules.items()}
+    return item
+
+
+NOT_SHOWN_IS_NO_CHANGE = frozenset({"gpus", "module", "kernel", "cuda", "transceivers"})
 """Items from optional outputs (a host without nvidia-smi): absent on one side is not shown."""
 
 
@@ -242,7 +273,7 @@ def _diff_items(prefix: str, old: Any, new: Any) -> list[str]:
     if isinstance(old, dict) and isinstance(new, dict):
         out: list[str] = []
         for key in sorted(set(old) | set(new)):
-            label = prefix if key in ("nics", "ports") else f"{prefix} {key}"
+            label = _label(prefix, key)
             if key in NOT_SHOWN_IS_NO_CHANGE and None in (old.get(key), new.get(key)):
                 continue  # an optional output absent on one side: cannot tell, not a change
             if key not in new:
@@ -255,6 +286,14 @@ def _diff_items(prefix: str, old: Any, new: Any) -> list[str]:
     if old == new:
         return []
     return [f"{prefix} {_show(old)} -> {_show(new)}: {RERUN}"]
+
+
+def _label(prefix: str, key: str) -> str:
+    """How an item is named: containers ('nics', 'ports') are left out, a port's transceiver
+    reads "leaf01 Ethernet1/1 transceiver serial" (see `_worded`)."""
+    if key in ("nics", "ports", "transceivers"):
+        return prefix
+    return f"{prefix} {key}"
 
 
 def _show(value: Any) -> str:

@@ -62,6 +62,10 @@ class HostLock(BaseModel):
     """HCA (or interface) -> what its outputs show."""
     gpus: GpuLock | None = None
     """The GPUs (None: no `nvidia-smi` output; not shown is never a change)."""
+    kernel: str | None = None
+    """Kernel release (`uname -r`); None when not shown (never a change)."""
+    cuda: str | None = None
+    """CUDA version the NVIDIA driver supports (the `nvidia-smi` header); None when not shown."""
 
 
 class SwitchLock(BaseModel):
@@ -75,6 +79,10 @@ class SwitchLock(BaseModel):
     """Operating system version."""
     ports: dict[str, int | None] = Field(default_factory=dict)
     """Cabled port -> speed in Mb/s (None when no output shows it)."""
+    transceivers: dict[str, dict[str, str]] | None = None
+    """Cabled port -> its transceiver (vendor, part_number, serial: those shown), from the
+    platform's transceiver command; a cabled port with no module shown is absent. None when
+    no transceiver output was collected (not shown, never a change)."""
 
 
 class ConfigLock(BaseModel):
@@ -103,9 +111,9 @@ class BomLock(BaseModel):
     snapshot: str
     """Name of the snapshot the lock was taken from."""
     hosts: dict[str, HostLock] = Field(default_factory=dict)
-    """Host -> its NICs."""
+    """Host -> its NICs, GPUs, kernel and CUDA versions."""
     switches: dict[str, SwitchLock] = Field(default_factory=dict)
-    """Switch -> model, OS version, port speeds."""
+    """Switch -> model, OS version, port speeds, transceivers."""
     config: ConfigLock
     """Normalized MTU/QoS settings, hashed."""
     nccl_version: str | None = None

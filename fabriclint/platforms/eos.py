@@ -9,10 +9,19 @@ INTERFACES = "show interfaces"
 LLDP = "show lldp neighbors detail | json"
 """LLDP neighbours as JSON (EOS Command API Guide, `show lldp neighbors detail`)."""
 
+TRANSCEIVERS = "show inventory | json"
+"""The transceiver in each front-panel slot (`xcvrSlots`: vendor, model, serial) for the BOM
+lock (Arista EOS Command API Guide, `show inventory`); optional."""
+
 FACTS = ("show version | json", "show hostname | json")
 """What napalm's EOS driver sends over SSH for get_facts (collectors/facts.py)."""
 
-_COMMANDS = specs(RUNNING_CONFIG, INTERFACES, CommandSpec(key=LLDP, optional=True))
+_COMMANDS = specs(
+    RUNNING_CONFIG,
+    INTERFACES,
+    CommandSpec(key=LLDP, optional=True),
+    CommandSpec(key=TRANSCEIVERS, optional=True),
+)
 
 PFC_DETAIL = "show priority-flow-control counters detail | json"
 PFC_TOTALS = "show priority-flow-control counters | json"

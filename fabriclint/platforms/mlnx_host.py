@@ -35,6 +35,12 @@ version, netdev; optional, for BENCH006 (NCCL_IB_GID_INDEX)."""
 NVIDIA_SMI = "nvidia-smi --query-gpu=index,name,driver_version,vbios_version --format=csv,noheader"
 """The host's GPUs for the BOM lock (nvidia-smi(1) `--query-gpu`); optional: a host without
 GPUs or the tool shows none."""
+UNAME = "uname -r"
+"""The running kernel release for the BOM lock (uname(1) `-r`); optional."""
+NVIDIA_SMI_SUMMARY = "nvidia-smi"
+"""nvidia-smi's summary table, read for its header line (`Driver Version: 550.54.15  CUDA
+Version: 12.4`, nvidia-smi(1)): the CUDA version the driver supports, for the BOM lock (the
+`--query-gpu` fields have none). Optional: a host without GPUs shows none."""
 
 MLNX_QOS = "mlnx_qos -i {netdev}"
 ECN_SYSFS = "grep -rH . /sys/class/net/{netdev}/ecn"
@@ -54,6 +60,8 @@ _COMMANDS = specs(
     CommandSpec(key=IBSTAT, optional=True),
     CommandSpec(key=LLDP, optional=True),
     CommandSpec(key=NVIDIA_SMI, optional=True),
+    CommandSpec(key=NVIDIA_SMI_SUMMARY, optional=True),
+    CommandSpec(key=UNAME, optional=True),
     CommandSpec(key=SHOW_GIDS, optional=True),
 )
 

@@ -10,7 +10,16 @@ LLDP = "show lldp neighbors detail"
 """LLDP neighbours, one `Chassis id:` block each (Cisco Nexus 9000 Interfaces Configuration
 Guide, "Configuring LLDP")."""
 
-_COMMANDS = specs(RUNNING_CONFIG, INTERFACE, CommandSpec(key=LLDP, optional=True))
+TRANSCEIVERS = "show interface transceiver details | json"
+"""Each port's transceiver (vendor `name`, `partnum`, `serialnum`) for the BOM lock (Cisco
+Nexus 9000 Interfaces Configuration Guide, `show interface transceiver`); optional."""
+
+_COMMANDS = specs(
+    RUNNING_CONFIG,
+    INTERFACE,
+    CommandSpec(key=LLDP, optional=True),
+    CommandSpec(key=TRANSCEIVERS, optional=True),
+)
 
 PFC_COUNTERS = "show interface priority-flow-control"
 

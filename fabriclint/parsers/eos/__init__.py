@@ -16,6 +16,7 @@ from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.eos.assemble import build_state
 from fabriclint.parsers.eos.draft import Draft
 from fabriclint.parsers.eos.lldp import read_lldp
+from fabriclint.parsers.eos.optics import read_transceivers
 from fabriclint.parsers.eos.show import parse_show_interfaces
 from fabriclint.parsers.eos.text import walk
 from fabriclint.parsers.kit.inputs import missing_or_empty
@@ -50,6 +51,7 @@ def parse(raw: RawDevice) -> DeviceState:
             state.problems.append(found)
     state.inputs = [cmd for cmd in (RUNNING_CONFIG, SHOW_INTERFACES) if cmd in raw.outputs]
     read_lldp(raw, state)
+    read_transceivers(raw, state)
     return state
 
 

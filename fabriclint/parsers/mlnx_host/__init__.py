@@ -30,6 +30,7 @@ from fabriclint.parsers.mlnx_host.linux import parse_ip_link
 from fabriclint.parsers.mlnx_host.lldp import read_lldp
 from fabriclint.parsers.mlnx_host.optics import read_module
 from fabriclint.parsers.mlnx_host.verbs import NetdevLink, parse_devinfo, parse_ibdev2netdev
+from fabriclint.parsers.mlnx_host.versions import read_cuda, read_kernel
 from fabriclint.platforms.mlnx_host import DEVINFO, IP_LINK
 
 
@@ -66,9 +67,14 @@ def parse(raw: RawDevice) -> DeviceState:
 
 
 def _read_bom_extras(state: DeviceState, inputs: Inputs, log: Log) -> None:
-    """The optional outputs the BOM lock and the BENCH rules read: GPUs, GID table, optics."""
+    """The optional outputs the BOM lock and the BENCH rules read: GPUs, GID table, optics,
+    kernel and CUDA versions."""
     if inputs.gpus is not None:
         read_gpus(state, inputs.gpus, log)
+    if inputs.kernel is not None:
+        read_kernel(state, inputs.kernel, log)
+    if inputs.summary is not None:
+        read_cuda(state, inputs.summary, log)
     if inputs.gids is not None:
         read_gids(state, inputs.gids, log)
     for hca, text in sorted(inputs.modules.items()):

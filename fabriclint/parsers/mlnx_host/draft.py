@@ -21,6 +21,8 @@ _ROCE_TOS = re.compile(r"^cma_roce_tos\b")
 _IBSTAT = re.compile(r"^ibstat(?: \S+)?$")
 _NVIDIA_SMI = re.compile(r"^nvidia-smi --query-gpu=")
 _SHOW_GIDS = re.compile(r"^show_gids$")
+_UNAME = re.compile(r"^uname -r$")
+_NVIDIA_SMI_SUMMARY = re.compile(r"^nvidia-smi$")
 _MLXLINK = re.compile(r"^mlxlink -d (\S+) -m --json$")
 
 
@@ -38,6 +40,10 @@ class Inputs:
     ibstat: list[Text] = field(default_factory=list)
     gpus: Text | None = None
     gids: Text | None = None
+    kernel: Text | None = None
+    """`uname -r`."""
+    summary: Text | None = None
+    """Plain `nvidia-smi` (its header shows the CUDA version)."""
     modules: dict[str, Text] = field(default_factory=dict)
     """HCA -> its `mlxlink -m --json` output."""
     used: list[str] = field(default_factory=list)
@@ -74,6 +80,10 @@ class Inputs:
             self.gpus = text
         elif _SHOW_GIDS.match(norm) and self.gids is None:
             self.gids = text
+        elif _UNAME.match(norm) and self.kernel is None:
+            self.kernel = text
+        elif _NVIDIA_SMI_SUMMARY.match(norm) and self.summary is None:
+            self.summary = text
         else:
             return
         self.used.append(cmd)

@@ -15,6 +15,7 @@ from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.parsers.nxos.assemble import build_state
 from fabriclint.parsers.nxos.draft import Draft
 from fabriclint.parsers.nxos.lldp import read_lldp
+from fabriclint.parsers.nxos.optics import read_transceivers
 from fabriclint.parsers.nxos.show import parse_show_interface
 from fabriclint.parsers.nxos.text import walk
 from fabriclint.platforms.nxos import INTERFACE as SHOW_INTERFACE
@@ -45,6 +46,7 @@ def parse(raw: RawDevice) -> DeviceState:
         )
     state.inputs = [cmd for cmd in (RUNNING_CONFIG, *_SHOW_ALIASES) if cmd in raw.outputs]
     read_lldp(raw, state)
+    read_transceivers(raw, state)
     return state
 
 
