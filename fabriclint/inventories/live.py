@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import urllib.parse
 from dataclasses import dataclass
@@ -186,16 +187,31 @@ def public_url(url: str | None) -> str:
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
 
 
+def _cache_inside(root: Path) -> Path:
+    """The cache's path; SourceError (exit 2) when a link in the fabric folder (the cache, or
+    `.fabriclint/` itself) would have the write replace a file outside it: a fabric folder
+    from a PR is not trusted."""
+    path = root / CACHE_FILE
+    resolved = Path(os.path.realpath(path))
+    if not resolved.is_relative_to(Path(os.path.realpath(root))):
+        raise SourceError(
+            f"{path}: resolves to {resolved}, outside the fabric folder {root}; "
+            "the cache is only written inside it (remove the link)"
+        )
+    return path
+
+
 def fetch(root: Path, source: InventorySource, digest: str, now: datetime) -> Refreshed:
     """Read the source through the importers and rewrite the cache atomically."""
     from fabriclint.inventories import ImportRequest, read_source
     from fabriclint.inventories.common import build, render
     from fabriclint.snapshot import atomic_write
 
+    cache = _cache_inside(root)
     filters = Filters(**source.filters.model_dump())
     request = ImportRequest(
         source=source.source,
-        out=root / CACHE_FILE,
+        out=cache,
         inputs=[_inside(root, p, folder=True) for p in source.inputs],
         json_file=_inside(root, source.json_file) if source.json_file else None,
         url=source.url,
@@ -216,12 +232,12 @@ def fetch(root: Path, source: InventorySource, digest: str, now: datetime) -> Re
     }
     text = _HEADER + json.dumps(info, sort_keys=True) + "\n" + render(inventory, source.source)
     try:
-        atomic_write(root / CACHE_FILE, text)
+        atomic_write(cache, text)
     except OSError as exc:
-        raise SourceError(f"{root / CACHE_FILE}: cannot write: {exc.strerror or exc}") from None
+        raise SourceError(f"{cache}: cannot write: {exc.strerror or exc}") from None
     what = f"{len(inventory.devices)} devices, {len(inventory.links)} links"
     message = f"inventory: read {what} from {source.source} {info['where']}; cached"
-    return Refreshed(root / CACHE_FILE, message)
+    return Refreshed(cache, message)
 
 
 def cache_info(path: Path) -> CacheInfo | None:

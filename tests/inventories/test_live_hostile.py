@@ -1,0 +1,39 @@
+"""A live inventory source in a fabric folder from an untrusted PR: links in the folder never
+lead fabriclint to write outside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fabriclint.cli.app import app
+from fabriclint.loaders.fabric import CACHE_FILE
+from tests.inventories.netbox_server import TOKEN, netbox_data, serve
+from tests.inventories.test_live import live_fabric
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("link", ["cache file", "cache folder"])
+def test_a_linked_cache_is_never_written_outside_the_fabric(tmp_path: Path, link: str) -> None:
+    victim_dir = tmp_path / "elsewhere"
+    victim_dir.mkdir()
+    victim = victim_dir / CACHE_FILE.name
+    victim.write_text("precious\n")
+    with serve(netbox_data()) as url:
+        fabric = live_fabric(tmp_path / "pr", url)
+        cache = fabric / CACHE_FILE
+        if link == "cache file":
+            cache.parent.mkdir()
+            cache.symlink_to(victim)
+        else:
+            cache.parent.symlink_to(victim_dir)
+        result = runner.invoke(
+            app, ["inventory", "refresh", str(fabric)], env={"POD_NETBOX_TOKEN": TOKEN}
+        )
+    assert victim.read_text() == "precious\n"
+    assert [p.name for p in victim_dir.iterdir()] == [victim.name]
+    assert result.exit_code == 2, result.output
+    assert "outside" in result.output and str(CACHE_FILE.parent) in result.output
