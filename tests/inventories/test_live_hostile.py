@@ -37,3 +37,26 @@ def test_a_linked_cache_is_never_written_outside_the_fabric(tmp_path: Path, link
     assert [p.name for p in victim_dir.iterdir()] == [victim.name]
     assert result.exit_code == 2, result.output
     assert "outside" in result.output and str(CACHE_FILE.parent) in result.output
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("ftp://admin:SECRETPW@127.0.0.1:9/", "not an http:// or https:// URL"),
+        ("http://admin:SECRETPW@nonexistent.invalid/", "user:password"),
+        ("http://admin:SECRETPW@127.0.0.1:9/?token=SECRETQ", "user:password"),
+        ("http://[::1/", "not a URL"),
+        ("https://admin:SECRETPW@127.0.0.1:port/", "user:password"),
+    ],
+)
+def test_a_wrong_url_is_a_usage_error_that_shows_no_secret(
+    tmp_path: Path, url: str, message: str
+) -> None:
+    fabric = live_fabric(tmp_path, f'"{url}"')
+    result = runner.invoke(
+        app, ["inventory", "refresh", str(fabric)], env={"POD_NETBOX_TOKEN": TOKEN}
+    )
+    assert result.exit_code == 2, result.output
+    assert message in result.output, result.output
+    assert "SECRET" not in result.output and "internal error" not in result.output
+    assert not (fabric / CACHE_FILE).exists()
