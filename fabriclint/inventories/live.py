@@ -91,7 +91,7 @@ class InventorySource(Strict):
 def parse_duration(text: str) -> timedelta:
     """`90`, `30m`, `24h`, `7d` as a timedelta; ValueError for anything else."""
     match = _DURATION.match(str(text))
-    if match is None:
+    if match is None or len(match.group(1)) > 9:  # 10^9 s is 31 years; more overflows
         raise ValueError(f"{text!r} is not a duration (seconds, or a number with s, m, h or d)")
     return timedelta(seconds=int(match.group(1)) * _UNIT_SECONDS[match.group(2)])
 

@@ -60,3 +60,14 @@ def test_a_wrong_url_is_a_usage_error_that_shows_no_secret(
     assert message in result.output, result.output
     assert "SECRET" not in result.output and "internal error" not in result.output
     assert not (fabric / CACHE_FILE).exists()
+
+
+@pytest.mark.parametrize("max_age", ["99999999999999999999999d", "9" * 400])
+def test_a_huge_max_age_is_located_not_an_internal_error(tmp_path: Path, max_age: str) -> None:
+    fabric = live_fabric(tmp_path, "http://127.0.0.1:9", f"max_age: '{max_age}'\n")
+    result = runner.invoke(
+        app, ["inventory", "refresh", str(fabric)], env={"POD_NETBOX_TOKEN": TOKEN}
+    )
+    assert result.exit_code == 2, result.output
+    assert "inventory-source.yaml:6:" in result.output and "max_age" in result.output
+    assert "internal error" not in result.output
