@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import urllib.parse
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -240,14 +241,26 @@ def fetch(root: Path, source: InventorySource, digest: str, now: datetime) -> Re
     return Refreshed(cache, message)
 
 
+def _first_line(path: Path) -> str | None:
+    """The first line of the regular file `path`, else None: a FIFO planted there in a PR's
+    fabric folder is no cache (O_NONBLOCK: opening it must not wait for a writer)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            return handle.readline(4096).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+
 def cache_info(path: Path) -> CacheInfo | None:
     """The cache's first line, or None when there is no cache or it is not one."""
-    try:
-        with path.open(encoding="utf-8") as handle:
-            first = handle.readline(4096)
-    except (OSError, UnicodeDecodeError):
-        return None
-    if not first.startswith(_HEADER):
+    first = _first_line(path)
+    if first is None or not first.startswith(_HEADER):
         return None
     try:
         data: Any = json.loads(first[len(_HEADER) :])

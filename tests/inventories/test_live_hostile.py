@@ -3,6 +3,9 @@ lead fabriclint to write outside it."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +14,7 @@ from typer.testing import CliRunner
 from fabriclint.cli.app import app
 from fabriclint.loaders.fabric import CACHE_FILE
 from tests.inventories.netbox_server import TOKEN, netbox_data, serve
-from tests.inventories.test_live import live_fabric
+from tests.inventories.test_live import ROOT, live_fabric
 
 runner = CliRunner()
 
@@ -71,3 +74,14 @@ def test_a_huge_max_age_is_located_not_an_internal_error(tmp_path: Path, max_age
     assert result.exit_code == 2, result.output
     assert "inventory-source.yaml:6:" in result.output and "max_age" in result.output
     assert "internal error" not in result.output
+
+
+def test_a_fifo_for_a_cache_is_no_cache_and_never_blocks(tmp_path: Path) -> None:
+    fabric = live_fabric(tmp_path, "http://127.0.0.1:9")
+    (fabric / CACHE_FILE).parent.mkdir()
+    os.mkfifo(fabric / CACHE_FILE)
+    snapshot = str(ROOT / "inventories" / "roce-pod" / "snapshots" / "baseline")
+    argv = [sys.executable, "-m", "fabriclint", "check", str(fabric), "-s", snapshot, "--offline"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "--offline: no inventory cache" in done.stderr + done.stdout
