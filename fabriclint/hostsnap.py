@@ -143,7 +143,7 @@ def take(opts: HostOptions) -> tuple[Path, DeviceResult]:
     _check_platform(opts.platform)
     name = device_name(opts.name, os.environ if opts.env is None else opts.env)
     final = opts.out / name
-    if final.exists():
+    if final.exists() or final.is_symlink():  # a dangling link is in the way too
         raise HostSnapshotError(f"{final}: exists already; host folders are never overwritten")
     try:
         opts.out.mkdir(parents=True, exist_ok=True)

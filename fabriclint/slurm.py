@@ -6,12 +6,14 @@ be the same: `gpu01` is the node `gpu01`); inside an allocation, srun runs them 
 it. Each task names its folder after `$SLURMD_NODENAME`, which Slurm sets for it. srun is told
 not to kill the other tasks when one exits non-zero (a host whose plan failed still writes its
 folder, with its status). What srun did is recorded (`record`): argv, exit status, the tail
-of its stderr; the caller enters each node that wrote nothing as unreachable, with that reason.
+of its stderr (secret-named `NAME=value`s redacted: the record is a bundle file); the caller
+enters each node that wrote nothing as unreachable, with that reason.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import shutil
 import subprocess
 import sys
@@ -21,10 +23,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fabriclint.collectors.redact import redact
+from fabriclint.collectors.redact import MARK, redact
 
 STDERR_TAIL = 20
 """Lines of srun's stderr kept in the record (the reason a node returned nothing)."""
+
+
+_SECRET_SETTING = re.compile(
+    r"(?i)\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY)[A-Z0-9_]*)=([^,\s]+)"
+)
+"""`NAME=value` with a secret-sounding NAME, as `--export=ALL,NETBOX_TOKEN=...` passes one."""
+
+
+def scrub(text: str) -> str:
+    """`text` for the record: collection's redaction, then secret-named `NAME=value`s."""
+    return _SECRET_SETTING.sub(rf"\1={MARK}", redact(text))
 
 
 class SlurmError(Exception):
@@ -107,7 +120,7 @@ def run_srun(
     """Run the host snapshots on `nodes`; never raises for srun's sake (its failure is in the
     record, and the nodes without a folder say so)."""
     argv = srun_argv(srun_path(), nodes, task, extra)
-    record = SrunRecord(argv=argv, nodes=list(nodes))
+    record = SrunRecord(argv=[scrub(arg) for arg in argv], nodes=list(nodes))
     record.started = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     start = time.monotonic()
     try:
@@ -136,4 +149,4 @@ def _tail(data: bytes | str | None) -> list[str]:
     if not data:
         return []
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    return redact(text).splitlines()[-STDERR_TAIL:]
+    return scrub(text).splitlines()[-STDERR_TAIL:]

@@ -3,16 +3,40 @@ the host's folder of a snapshot (see fabriclint/hostsnap.py)."""
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 import typer
 
+from fabriclint.cli import INTERRUPTED_EXIT
 from fabriclint.cli.errors import INCOMPLETE_EXIT, fail
 
 app = typer.Typer(
     help="Take this host's outputs locally (for srun, a DaemonSet...), no SSH.",
     no_args_is_help=True,
 )
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM (srun cancelling its step, `timeout`, a pod stopping) stops the run as Ctrl-C
+    does, so the running command's process group is killed and no partial folder stays."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @app.command("snapshot")
@@ -44,14 +68,18 @@ def snapshot(
     """Run the platform's read-only commands here and write DIR/<name>/ (outputs, host.json).
 
     Exit 0 written, 2 usage error (nothing run), 3 written but the host could not be read
-    (its status and reason are in host.json)."""
+    (its status and reason are in host.json), 130 interrupted (Ctrl-C or SIGTERM)."""
     from fabriclint.hostsnap import HostOptions, HostSnapshotError, take
 
     opts = HostOptions(
         out=out, name=name, platform=platform, counters=counters, sudo=sudo, command_timeout=timeout
     )
     try:
-        folder, result = take(opts)
+        with _sigterm_interrupts():
+            folder, result = take(opts)
+    except KeyboardInterrupt:
+        typer.echo("host snapshot: interrupted; nothing partial written", err=True)
+        raise typer.Exit(INTERRUPTED_EXIT) from None
     except HostSnapshotError as exc:
         raise fail([str(exc)]) from None
     except OSError as exc:

@@ -54,6 +54,9 @@ class LocalSession:
         except subprocess.TimeoutExpired:
             _kill_group(proc)
             return f"Error: '{command}' timed out after {timeout:g} s (killed)"
+        except BaseException:  # Ctrl-C, SIGTERM: the command's own session would outlive us
+            _kill_group(proc)
+            raise
         text = data.decode("utf-8", errors="replace")
         if proc.returncode == NOT_FOUND:  # worded alike by bash and dash (`1: ip: not found`)
             tool = command.split(maxsplit=1)[0] if command.strip() else command

@@ -78,14 +78,32 @@ def _api(request: ImportRequest) -> Any:
 
     if not request.url:
         raise SourceError(f"--from {request.source} needs --url (the server's base URL)")
-    if not request.url.startswith(("http://", "https://")):
-        raise SourceError(f"--url {request.url!r}: not an http:// or https:// URL")
+    _check_url(request.url)
     env = request.token_env or f"{request.source.upper()}_TOKEN"
     token = os.environ.get(env) or None
     if token is None:
         raise SourceError(f"no API token: set the environment variable {env} (--token-env)")
     product = "NetBox" if request.source == "netbox" else "Nautobot"
     return Api(url=request.url, token=token, timeout=request.timeout, product=product)
+
+
+def _check_url(url: str) -> None:
+    """SourceError (exit 2) for a base URL the API client cannot use, never echoing a
+    user:password or query it holds (the messages reach CI logs)."""
+    import urllib.parse
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError as exc:  # `http://[::1/`; a bad port is the client's to say (Api.get)
+        raise SourceError(f"--url: not a URL ({exc})") from None
+    shown = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
+    if parts.scheme not in ("http", "https"):
+        raise SourceError(f"--url {shown!r}: not an http:// or https:// URL")
+    if "@" in parts.netloc:  # urllib would take `user:password` for part of the host name
+        raise SourceError(
+            f"--url {shown!r}: a user:password in the URL is not used; the API token comes "
+            "from the environment variable --token-env (token_env) names"
+        )
 
 
 def read_source(request: ImportRequest) -> Imported:

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import stat
 import urllib.parse
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -90,7 +92,7 @@ class InventorySource(Strict):
 def parse_duration(text: str) -> timedelta:
     """`90`, `30m`, `24h`, `7d` as a timedelta; ValueError for anything else."""
     match = _DURATION.match(str(text))
-    if match is None:
+    if match is None or len(match.group(1)) > 9:  # 10^9 s is 31 years; more overflows
         raise ValueError(f"{text!r} is not a duration (seconds, or a number with s, m, h or d)")
     return timedelta(seconds=int(match.group(1)) * _UNIT_SECONDS[match.group(2)])
 
@@ -178,16 +180,31 @@ def public_url(url: str | None) -> str:
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
 
 
+def _cache_inside(root: Path) -> Path:
+    """The cache's path; SourceError (exit 2) when a link in the fabric folder (the cache, or
+    `.fabriclint/` itself) would have the write replace a file outside it: a fabric folder
+    from a PR is not trusted."""
+    path = root / CACHE_FILE
+    resolved = Path(os.path.realpath(path))
+    if not resolved.is_relative_to(Path(os.path.realpath(root))):
+        raise SourceError(
+            f"{path}: resolves to {resolved}, outside the fabric folder {root}; "
+            "the cache is only written inside it (remove the link)"
+        )
+    return path
+
+
 def fetch(root: Path, source: InventorySource, digest: str, now: datetime) -> Refreshed:
     """Read the source through the importers and rewrite the cache atomically."""
     from fabriclint.inventories import ImportRequest, read_source
     from fabriclint.inventories.common import build, render
     from fabriclint.snapshot import atomic_write
 
+    cache = _cache_inside(root)
     filters = Filters(**source.filters.model_dump())
     request = ImportRequest(
         source=source.source,
-        out=root / CACHE_FILE,
+        out=cache,
         inputs=[_inside(root, p, folder=True) for p in source.inputs],
         json_file=_inside(root, source.json_file) if source.json_file else None,
         url=source.url,
@@ -208,22 +225,34 @@ def fetch(root: Path, source: InventorySource, digest: str, now: datetime) -> Re
     }
     text = _HEADER + json.dumps(info, sort_keys=True) + "\n" + render(inventory, source.source)
     try:
-        atomic_write(root / CACHE_FILE, text)
+        atomic_write(cache, text)
     except OSError as exc:
-        raise SourceError(f"{root / CACHE_FILE}: cannot write: {exc.strerror or exc}") from None
+        raise SourceError(f"{cache}: cannot write: {exc.strerror or exc}") from None
     what = f"{len(inventory.devices)} devices, {len(inventory.links)} links"
     message = f"inventory: read {what} from {source.source} {info['where']}; cached"
-    return Refreshed(root / CACHE_FILE, message)
+    return Refreshed(cache, message)
+
+
+def _first_line(path: Path) -> str | None:
+    """The first line of the regular file `path`, else None: a FIFO planted there in a PR's
+    fabric folder is no cache (O_NONBLOCK: opening it must not wait for a writer)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            return handle.readline(4096).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
 
 
 def cache_info(path: Path) -> CacheInfo | None:
     """The cache's first line, or None when there is no cache or it is not one."""
-    try:
-        with path.open(encoding="utf-8") as handle:
-            first = handle.readline(4096)
-    except (OSError, UnicodeDecodeError):
-        return None
-    if not first.startswith(_HEADER):
+    first = _first_line(path)
+    if first is None or not first.startswith(_HEADER):
         return None
     try:
         data: Any = json.loads(first[len(_HEADER) :])

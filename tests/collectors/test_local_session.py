@@ -1,0 +1,45 @@
+"""LocalSession (`host snapshot`'s commands run here): an interrupted command leaves nothing
+running behind it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+from types import FrameType
+
+import pytest
+
+from fabriclint.collectors.local import LocalSession
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_ctrl_c_during_a_command_kills_its_whole_group(tmp_path: Path) -> None:
+    pidfile = tmp_path / "child.pid"
+    # the shell's child (not the shell) is what a hung nvidia-smi or mlxlink would be
+    command = f"sh -c 'echo $$ > {pidfile}; sleep 60'; true"
+    previous = signal.signal(signal.SIGALRM, _interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            LocalSession().send(command, timeout=30)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(pid), "the interrupted command's process group is still running"
