@@ -78,7 +78,7 @@ def _api(request: ImportRequest) -> Any:
 
     if not request.url:
         raise SourceError(f"--from {request.source} needs --url (the server's base URL)")
-    _check_url(request.url)
+    check_url(request.url)
     env = request.token_env or f"{request.source.upper()}_TOKEN"
     token = os.environ.get(env) or None
     if token is None:
@@ -87,7 +87,7 @@ def _api(request: ImportRequest) -> Any:
     return Api(url=request.url, token=token, timeout=request.timeout, product=product)
 
 
-def _check_url(url: str) -> None:
+def check_url(url: str) -> None:
     """SourceError (exit 2) for a base URL the API client cannot use, never echoing a
     user:password or query it holds (the messages reach CI logs)."""
     import urllib.parse

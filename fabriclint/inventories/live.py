@@ -180,6 +180,71 @@ def public_url(url: str | None) -> str:
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
 
 
+TRUST_ENV = "FABRICLINT_TRUSTED_SOURCES"
+"""The environment variable (set outside any fabric folder: a CI secret, a shell profile) that
+names what a live source may reach: `https://netbox.example.com` (an origin; `host:*` for any
+port), `https://netbox.example.com=MY_TOKEN_VAR` (that origin with a token variable other than
+the source's default `NETBOX_TOKEN` / `NAUTOBOT_TOKEN`), and `ansible` (run `ansible-inventory`
+over files of the fabric folder). A fabric folder from a pull request names its own url,
+token_env and inputs: without this gate `check` would send any environment variable to any
+server, or run an inventory script from the PR."""
+
+
+def _trusted() -> dict[str, str | None]:
+    """The entries of FABRICLINT_TRUSTED_SOURCES: origin (or word) -> token variable or None."""
+    entries: dict[str, str | None] = {}
+    for item in re.split(r"[\s,]+", os.environ.get(TRUST_ENV, "")):
+        if item:
+            origin, _, var = item.partition("=")
+            entries[origin.rstrip("/").lower()] = var or None
+    return entries
+
+
+def _origin_allowed(origin: str, entries: dict[str, str | None]) -> str | None:
+    """The entry that allows `origin` (exact, or `scheme://host:*`), else None."""
+    if origin in entries:
+        return origin
+    any_port = origin.rsplit(":", 1)[0] + ":*" if origin.count(":") > 1 else origin + ":*"
+    return any_port if any_port in entries else None
+
+
+def check_trusted(source: InventorySource) -> None:
+    """SourceError (exit 2) unless FABRICLINT_TRUSTED_SOURCES allows what `source` would do:
+    send a token to its URL's origin, or run ansible-inventory over the folder's files."""
+    entries = _trusted()
+    if source.source == "ansible" and source.inputs and "ansible" not in entries:
+        raise SourceError(
+            f"inventory-source.yaml: an ansible source runs ansible-inventory over files of the "
+            f"fabric folder (inventory scripts and plugins run code); allow it with {TRUST_ENV}="
+            "ansible set outside the folder, or use `json:` (a saved `ansible-inventory --list`)",
+            2,
+        )
+    if source.source not in ("netbox", "nautobot") or not source.url:
+        return
+    from fabriclint.inventories import check_url
+
+    check_url(source.url)  # a URL the client cannot use is said as such, first
+    parts = urllib.parse.urlsplit(source.url)
+    origin = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}".lower()
+    default = f"{source.source.upper()}_TOKEN"
+    var = source.token_env or default
+    entry = _origin_allowed(origin, entries)
+    if entry is None:
+        raise SourceError(
+            f"inventory-source.yaml: {origin} is not a trusted inventory source: the token in "
+            f"{var} is only sent to origins listed in {TRUST_ENV} (set it outside the fabric "
+            f"folder, e.g. {TRUST_ENV}={origin}; a fabric folder from a PR can name any server)",
+            2,
+        )
+    if var != (entries[entry] or default):
+        raise SourceError(
+            f"inventory-source.yaml: token_env {var} is not the token variable {TRUST_ENV} "
+            f"allows for {origin} ({entries[entry] or default}); write {origin}={var} there to "
+            "allow it",
+            2,
+        )
+
+
 def _cache_inside(root: Path) -> Path:
     """The cache's path; SourceError (exit 2) when a link in the fabric folder (the cache, or
     `.fabriclint/` itself) would have the write replace a file outside it: a fabric folder
@@ -200,6 +265,7 @@ def fetch(root: Path, source: InventorySource, digest: str, now: datetime) -> Re
     from fabriclint.inventories.common import build, render
     from fabriclint.snapshot import atomic_write
 
+    check_trusted(source)
     cache = _cache_inside(root)
     filters = Filters(**source.filters.model_dump())
     request = ImportRequest(

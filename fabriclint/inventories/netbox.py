@@ -23,6 +23,9 @@ from fabriclint.inventories.common import Filters, Imported, SourceDevice, Sourc
 PAGE = 200
 MAX_PAGES = 10_000
 """A `next` chain longer than this is a server bug (or a loop), not a fabric."""
+MAX_BODY = 64 * 1024 * 1024
+"""Bytes read of one page at most (200 devices or cables are a few hundred KB): a server that
+answers without end is an incomplete read, not an exhausted memory."""
 
 
 @dataclass
@@ -50,7 +53,10 @@ class Api:
             request.add_header("Authorization", f"Token {self.token}")
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                body = response.read()
+                body = response.read(MAX_BODY + 1)
+            if len(body) > MAX_BODY:
+                message = f"{self._where(url)}: {self.product} page larger than {MAX_BODY} bytes"
+                raise SourceError(message, exit_code=3)
         except urllib.error.HTTPError as exc:
             raise self._http_error(url, exc) from None
         except (ValueError, http.client.InvalidURL) as exc:  # a port that is not a number...
@@ -79,6 +85,19 @@ class Api:
         message = f"{where}: {self.product} answered HTTP {exc.code}: {detail}"
         return SourceError(self._redact(message), exit_code=code)
 
+    def _same_origin(self, url: str) -> str:
+        """`url` (a page's `next`) when it is on the base URL's scheme, host and port: the token
+        goes with every request, so a server (or a proxy in front of it) that points `next`
+        elsewhere must not get it sent there (SourceError, exit 3)."""
+        base, other = urllib.parse.urlsplit(self.url), urllib.parse.urlsplit(url)
+        if (base.scheme, base.netloc) != (other.scheme, other.netloc):
+            message = (
+                f"{self._where(self.url)}: {self.product}'s next page is on another server "
+                f"({self._where(url)}); the token is only sent to {self._where(self.url)}"
+            )
+            raise SourceError(self._redact(message), exit_code=3)
+        return url
+
     def pages(self, path: str, params: dict[str, list[str]]) -> list[dict[str, Any]]:
         """Every result of a list endpoint, following `next` page by page."""
         query = urllib.parse.urlencode({**params, "limit": [str(PAGE)]}, doseq=True)
@@ -93,7 +112,7 @@ class Api:
                 raise SourceError(message, exit_code=3)
             out += [r for r in page["results"] if isinstance(r, dict)]
             nxt = page.get("next")
-            url = nxt if isinstance(nxt, str) and nxt else None
+            url = self._same_origin(nxt) if isinstance(nxt, str) and nxt else None
         raise SourceError(f"{self._where(path)}: more than {MAX_PAGES} pages", exit_code=3)
 
 

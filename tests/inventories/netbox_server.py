@@ -32,6 +32,9 @@ class Data:
     fail_cables: bool = False
     echo_token: bool = False
     """Repeat the presented token in the 403 (a careless proxy does): it must be redacted."""
+    next_host: str = "127.0.0.1"
+    """The host `next` links name (another one: a server pointing the client, and its token,
+    elsewhere)."""
     requests: list[str] = field(default_factory=list)
 
 
@@ -242,7 +245,7 @@ class Handler(BaseHTTPRequestHandler):
         if offset + limit < len(records):
             rest = {**query, "limit": [str(limit)], "offset": [str(offset + limit)]}
             port = self.server.server_port  # type: ignore[attr-defined]
-            nxt = f"http://127.0.0.1:{port!s}{path}?{urllib.parse.urlencode(rest, doseq=True)}"
+            nxt = f"http://{self.data.next_host}:{port!s}{path}?{urllib.parse.urlencode(rest, doseq=True)}"
         self._send(
             200,
             {
