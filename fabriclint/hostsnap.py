@@ -203,6 +203,9 @@ class Merged:
     path: Path
     devices: dict[str, str] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    """Folders inside a folder of host folders that hold no host.json (a host whose `host
+    snapshot` did not finish leaves `.NAME.partial-*`): said, never silently dropped."""
 
 
 def read_host_record(folder: Path, root: Path) -> HostRecord:
@@ -254,6 +257,18 @@ def sources_of(path: Path) -> dict[str, Source]:
         if not hidden and (child / HOST_RECORD).is_file():
             found[child.name] = _host_source(child, path)
     return found
+
+
+def ignored_in(path: Path) -> list[str]:
+    """The sub-folders of a folder of host folders that are not host folders (empty for a
+    snapshot or a single host folder)."""
+    if (path / MANIFEST).is_file() or (path / HOST_RECORD).is_file() or not path.is_dir():
+        return []
+    return [
+        str(child)
+        for child in sorted(path.iterdir())
+        if child.is_dir() and not (child / HOST_RECORD).is_file()
+    ]
 
 
 def _gather(paths: list[Path]) -> dict[str, Source]:
@@ -308,7 +323,7 @@ def merge(
         shutil.rmtree(temp, ignore_errors=True)
         raise
     shown = {name: source.shown for name, source in found.items()}
-    return Merged(out, shown, list(missing))
+    return Merged(out, shown, list(missing), [i for p in paths for i in ignored_in(p)])
 
 
 def _write_merged(

@@ -184,6 +184,22 @@ def test_merge_cli_writes_a_loadable_snapshot(tmp_path: Path) -> None:
     assert again.exit_code == 2 and "never overwritten" in again.output
 
 
+def test_merge_names_the_folders_it_ignores(tmp_path: Path) -> None:
+    """A node whose `host snapshot` died leaves `.gpu04.partial-*` (and a stray folder may sit
+    next to the host folders): merge says it ignored them instead of dropping them unsaid."""
+    hosts = tmp_path / "hosts"
+    _host(tmp_path, "gpu03", hosts)
+    (hosts / ".gpu04.partial-ab12").mkdir()
+    (hosts / "notes").mkdir()
+    (hosts / "README.txt").write_text("not a folder: not a host either\n")
+    result = runner.invoke(app, ["snapshot", "merge", str(tmp_path / "m"), str(hosts)])
+    assert result.exit_code == 0, result.output
+    assert f"ignored: {hosts / '.gpu04.partial-ab12'} (no host.json" in result.stderr
+    assert f"ignored: {hosts / 'notes'} (no host.json" in result.stderr
+    assert "README.txt" not in result.stderr and "gpu03" not in result.stderr
+    assert sorted(read_manifest(tmp_path / "m").devices) == ["gpu03"]
+
+
 def test_merge_with_a_fabric_enters_its_missing_hosts_unreachable(tmp_path: Path) -> None:
     hosts = tmp_path / "hosts"
     _host(tmp_path, "gpu02", hosts)

@@ -136,6 +136,10 @@ def merge(
         raise fail([str(exc)]) from None
     except OSError as exc:
         raise fail([f"{out}: cannot write: {exc.strerror or exc}"]) from None
+    for folder in merged.ignored:
+        typer.echo(
+            f"ignored: {folder} (no host.json: a host snapshot that did not finish?)", err=True
+        )
     for name in merged.missing:
         typer.echo(f"unreachable: {name} (no host folder in the merged sources)", err=True)
     typer.echo(f"wrote {merged.path}: {len(merged.devices)} devices, {len(merged.missing)} missing")
