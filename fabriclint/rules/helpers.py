@@ -25,6 +25,11 @@ def hosts(ctx: Context) -> list[DeviceState]:
     return [state for state in ordered(ctx) if state.is_host]
 
 
+def switches(ctx: Context) -> list[DeviceState]:
+    """Switches, by name."""
+    return [state for state in ordered(ctx) if state.kind == "switch"]
+
+
 def is_switch(state: DeviceState) -> bool:
     """True for a switch (not a host, not an InfiniBand subnet-manager node)."""
     return state.kind == "switch"

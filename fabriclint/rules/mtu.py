@@ -20,7 +20,7 @@ from fabriclint.models.resolve import lossless_priorities, priority_queue
 from fabriclint.models.state import DeviceState, Interface
 from fabriclint.models.types import RoceMtu
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.helpers import host_nics, hosts
+from fabriclint.rules.helpers import host_nics, hosts, switches
 from fabriclint.rules.ib_fleet import hca_intent, is_ib, uncabled_ib_ports
 
 End = tuple[str, str]
@@ -357,10 +357,7 @@ class SviMtuAboveCarrier(Rule[NoOptions]):
     summary = "an SVI or sub-interface has a larger MTU than a port that carries it"
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        for name in sorted(ctx.states):
-            state = ctx.states[name]
-            if state.kind != "switch":
-                continue
+        for state in switches(ctx):
             for iface in sorted(state.interfaces.values(), key=lambda i: i.name):
                 if iface.mtu is None or (iface.svi_vlan is None and iface.parent is None):
                     continue
@@ -435,10 +432,7 @@ class PortChannelMemberMtu(Rule[NoOptions]):
     summary = "a port-channel member's MTU differs from the port-channel's"
 
     def check(self, ctx: Context) -> Iterator[Finding]:
-        for name in sorted(ctx.states):
-            state = ctx.states[name]
-            if state.kind != "switch":
-                continue
+        for state in switches(ctx):
             for channel, members in _channels(state).items():
                 reference = _reference_mtu(state, channel, members)
                 for member in members:
