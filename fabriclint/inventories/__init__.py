@@ -22,6 +22,7 @@ from fabriclint.inventories.common import (
     changes,
     load_mapping,
     render,
+    shown_url,
 )
 from fabriclint.models.inventory import Inventory
 
@@ -96,7 +97,7 @@ def check_url(url: str) -> None:
         parts = urllib.parse.urlsplit(url)
     except ValueError as exc:  # `http://[::1/`; a bad port is the client's to say (Api.get)
         raise SourceError(f"--url: not a URL ({exc})") from None
-    shown = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
+    shown = shown_url(parts)
     if parts.scheme not in ("http", "https"):
         raise SourceError(f"--url {shown!r}: not an http:// or https:// URL")
     if "@" in parts.netloc:  # urllib would take `user:password` for part of the host name

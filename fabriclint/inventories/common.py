@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import SplitResult
 
 from fabriclint import platforms
 from fabriclint.models.inventory import Credentials, Device, Inventory, Link
@@ -71,6 +72,13 @@ class Imported:
     devices: list[SourceDevice]
     links: list[SourceLink]
     skipped: list[str] = field(default_factory=list)
+
+
+def shown_url(parts: SplitResult, path: bool = True) -> str:
+    """`scheme://host[:port]` (and the path) of a split URL as messages and the cache may show
+    it: never a `user:password@` written into it, never its query (both reach CI logs)."""
+    host = parts.netloc.rpartition("@")[2]
+    return f"{parts.scheme}://{host}{parts.path if path else ''}"
 
 
 @dataclass

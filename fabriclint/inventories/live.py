@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from fabriclint.inventories.common import Filters, Mapping, SourceError
+from fabriclint.inventories.common import Filters, Mapping, SourceError, shown_url
 from fabriclint.inventories.mapping import MappingFile
 from fabriclint.loaders.fabric import CACHE_FILE, SOURCE_FILE, has_source
 from fabriclint.loaders.yaml import Problem
@@ -176,8 +176,7 @@ def public_url(url: str | None) -> str:
     """The URL as it may be shown and cached: no user info, no query."""
     if not url:
         return ""
-    parts = urllib.parse.urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
+    return shown_url(urllib.parse.urlsplit(url))
 
 
 TRUST_ENV = "FABRICLINT_TRUSTED_SOURCES"
@@ -224,8 +223,7 @@ def check_trusted(source: InventorySource) -> None:
     from fabriclint.inventories import check_url
 
     check_url(source.url)  # a URL the client cannot use is said as such, first
-    parts = urllib.parse.urlsplit(source.url)
-    origin = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}".lower()
+    origin = shown_url(urllib.parse.urlsplit(source.url), path=False).lower()
     default = f"{source.source.upper()}_TOKEN"
     var = source.token_env or default
     entry = _origin_allowed(origin, entries)

@@ -18,7 +18,14 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
-from fabriclint.inventories.common import Filters, Imported, SourceDevice, SourceError, SourceLink
+from fabriclint.inventories.common import (
+    Filters,
+    Imported,
+    SourceDevice,
+    SourceError,
+    SourceLink,
+    shown_url,
+)
 
 PAGE = 200
 MAX_PAGES = 10_000
@@ -41,9 +48,7 @@ class Api:
         return text.replace(self.token, "[redacted]") if self.token else text
 
     def _where(self, url: str) -> str:
-        parts = urllib.parse.urlsplit(url)
-        host = parts.netloc.rpartition("@")[2]  # never a user:password@ written into the URL
-        return f"{parts.scheme}://{host}{parts.path}"
+        return shown_url(urllib.parse.urlsplit(url))
 
     def get(self, url: str) -> Any:
         """GET one URL as JSON; SourceError (exit 2 for refused tokens and bad requests, 3 for
