@@ -239,46 +239,42 @@ def _host_source(folder: Path, root: Path) -> Source:
     return Source(entry, folder, root, str(folder))
 
 
-def sources_of(path: Path) -> dict[str, Source]:
-    """Devices in `path`: a snapshot, a host folder, or a folder of host folders."""
+def sources_of(path: Path) -> tuple[dict[str, Source], list[str]]:
+    """Devices in `path` (a snapshot, a host folder, or a folder of host folders), and the
+    sub-folders of a folder of host folders that are not host folders (said, never dropped)."""
     if (path / MANIFEST).is_file():
         manifest = read_manifest(safe_manifest(path))
-        return {
+        found = {
             name: Source(entry, path / name, path, f"{path}/{name}")
             for name, entry in manifest.devices.items()
         }
+        return found, []
     if (path / HOST_RECORD).is_file():
-        return {path.name: _host_source(path, path.parent)}
+        return {path.name: _host_source(path, path.parent)}, []
     if not path.is_dir():
         raise SnapshotError(f"{path}: no snapshot or host folder there")
-    found: dict[str, Source] = {}
+    found = {}
+    ignored: list[str] = []
     for child in sorted(path.iterdir()):
         hidden = child.name.startswith(".") or device_name_problem(child.name) is not None
         if not hidden and (child / HOST_RECORD).is_file():
             found[child.name] = _host_source(child, path)
-    return found
+        elif child.is_dir():
+            ignored.append(str(child))
+    return found, ignored
 
 
-def ignored_in(path: Path) -> list[str]:
-    """The sub-folders of a folder of host folders that are not host folders (empty for a
-    snapshot or a single host folder)."""
-    if (path / MANIFEST).is_file() or (path / HOST_RECORD).is_file() or not path.is_dir():
-        return []
-    return [
-        str(child)
-        for child in sorted(path.iterdir())
-        if child.is_dir() and not (child / HOST_RECORD).is_file()
-    ]
-
-
-def _gather(paths: list[Path]) -> dict[str, Source]:
+def _gather(paths: list[Path]) -> tuple[dict[str, Source], list[str]]:
     found: dict[str, Source] = {}
+    ignored: list[str] = []
     for path in paths:
-        for name, source in sources_of(path).items():
+        devices, skipped = sources_of(path)
+        ignored += skipped
+        for name, source in devices.items():
             if name in found:
                 raise SnapshotError(f"{name}: in {found[name].shown} and in {source.shown}")
             found[name] = source
-    return found
+    return found, ignored
 
 
 def _copy(name: str, source: Source, temp: Path) -> None:
@@ -307,7 +303,7 @@ def merge(
     `expect` (device -> platform) names devices entered unreachable when no source holds them."""
     if out.exists():
         raise SnapshotError(f"{out}: exists already; snapshots are never overwritten")
-    found = _gather(paths)
+    found, ignored = _gather(paths)
     expected = dict(expect or {})
     missing = {name: p for name, p in expected.items() if name not in found}
     if not found and not missing:
@@ -323,7 +319,7 @@ def merge(
         shutil.rmtree(temp, ignore_errors=True)
         raise
     shown = {name: source.shown for name, source in found.items()}
-    return Merged(out, shown, list(missing), [i for p in paths for i in ignored_in(p)])
+    return Merged(out, shown, list(missing), ignored)
 
 
 def _write_merged(
