@@ -96,3 +96,18 @@ def snapshot_files(root: Path) -> dict[str, str]:
             text = json.dumps(manifest, sort_keys=True)
         out[str(path.relative_to(root))] = text
     return out
+
+
+def baseline_with(tmp: Path, fabric: Path, name: str, extra: dict[str, dict[str, str]]) -> Path:
+    """A copy of the fabric's baseline snapshot at `tmp/name` with `extra` outputs added or
+    replaced (device -> command -> text), written as a live collection would."""
+    from fabriclint.snapshot import load_snapshot, write_snapshot
+
+    snap = load_snapshot(fabric / "snapshots" / "baseline")
+    devices = {}
+    for device, loaded in snap.devices.items():
+        assert loaded.raw is not None
+        outputs = {k: o.text for k, o in loaded.raw.outputs.items()}
+        outputs.update(extra.get(device, {}))
+        devices[device] = (loaded.raw.platform, outputs)
+    return write_snapshot(tmp / name, devices, source="live")

@@ -18,7 +18,8 @@ from fabriclint.parsers import eos, mlnx_host, nxos
 from fabriclint.platforms.eos import TRANSCEIVERS as EOS_XCVR
 from fabriclint.platforms.mlnx_host import NVIDIA_SMI_SUMMARY, UNAME
 from fabriclint.platforms.nxos import TRANSCEIVERS as NXOS_XCVR
-from fabriclint.snapshot import load_snapshot, write_snapshot
+from fabriclint.snapshot import load_snapshot
+from tests.examples import baseline_with
 
 ROOT = Path(__file__).resolve().parents[1]
 ROCE = ROOT / "inventories" / "roce-pod"
@@ -166,31 +167,19 @@ def test_an_eos_slot_serves_each_lane_interface() -> None:
     assert not any(k.startswith("transceiver.Ethernet35") for k in state.facts)  # empty cage
 
 
-def _snapshot(tmp: Path, fabric: Path, name: str, extra: dict[str, dict[str, str]]) -> Path:
-    """The fabric's baseline snapshot with `extra` outputs (device -> command -> text)."""
-    snap = load_snapshot(fabric / "snapshots" / "baseline")
-    devices = {}
-    for device, loaded in snap.devices.items():
-        assert loaded.raw is not None
-        outputs = {k: o.text for k, o in loaded.raw.outputs.items()}
-        outputs.update(extra.get(device, {}))
-        devices[device] = (loaded.raw.platform, outputs)
-    return write_snapshot(tmp / name, devices, source="live")
-
-
 def _host_outputs(kernel: str, cuda: str) -> dict[str, dict[str, str]]:
     return {"gpu01": {UNAME: f"{kernel}\n", NVIDIA_SMI_SUMMARY: SUMMARY.format(cuda=cuda)}}
 
 
 def test_kernel_and_cuda_are_locked_and_a_change_is_named(tmp_path: Path) -> None:
-    before = _snapshot(tmp_path, ROCE, "a", _host_outputs("6.8.0-40-generic", "12.4"))
+    before = baseline_with(tmp_path, ROCE, "a", _host_outputs("6.8.0-40-generic", "12.4"))
     locked = bom.take(ROCE, before).lock
     assert (locked.hosts["gpu01"].kernel, locked.hosts["gpu01"].cuda) == (
         "6.8.0-40-generic",
         "12.4",
     )
     assert locked.hosts["gpu02"].kernel is None  # no output: not shown
-    after = _snapshot(tmp_path, ROCE, "b", _host_outputs("6.8.0-45-generic", "12.2"))
+    after = baseline_with(tmp_path, ROCE, "b", _host_outputs("6.8.0-45-generic", "12.2"))
     assert bom.verify(locked, bom.take(ROCE, after)).changes == [
         "gpu01 cuda 12.4 -> 12.2: rerun the benchmark",
         "gpu01 kernel 6.8.0-40-generic -> 6.8.0-45-generic: rerun the benchmark",
@@ -199,7 +188,7 @@ def test_kernel_and_cuda_are_locked_and_a_change_is_named(tmp_path: Path) -> Non
 
 def test_switch_transceivers_are_locked_and_a_swap_is_named(tmp_path: Path) -> None:
     extra = {"leaf01": {EOS_XCVR: eos_inventory()}, "leaf02": {NXOS_XCVR: nxos_transceivers()}}
-    locked = bom.take(MULTI, _snapshot(tmp_path, MULTI, "a", extra)).lock
+    locked = bom.take(MULTI, baseline_with(tmp_path, MULTI, "a", extra)).lock
     eos_optics = locked.switches["leaf01"].transceivers
     assert eos_optics is not None and eos_optics["Ethernet1/1"] == {
         "vendor": "Arista Networks",
@@ -214,7 +203,7 @@ def test_switch_transceivers_are_locked_and_a_swap_is_named(tmp_path: Path) -> N
         "leaf01": {EOS_XCVR: eos_inventory(serial="XKT2433Z9Z9Z")},
         "leaf02": {NXOS_XCVR: nxos_transceivers(serial="INL28990999")},
     }
-    now = bom.take(MULTI, _snapshot(tmp_path, MULTI, "b", swapped))
+    now = bom.take(MULTI, baseline_with(tmp_path, MULTI, "b", swapped))
     assert bom.verify(locked, now).changes == [
         "leaf01 Ethernet1/1 transceiver serial XKT2412A0B1C -> XKT2433Z9Z9Z: rerun the benchmark",
         "leaf02 Ethernet1/1 transceiver serial INL27150123 -> INL28990999: rerun the benchmark",
@@ -226,8 +215,8 @@ def test_outputs_absent_on_one_side_are_no_change(tmp_path: Path) -> None:
         **_host_outputs("6.8.0-40-generic", "12.4"),
         "leaf01": {EOS_XCVR: eos_inventory()},
     }
-    shown = bom.take(ROCE, _snapshot(tmp_path, ROCE, "a", extra))
-    plain = bom.take(ROCE, _snapshot(tmp_path, ROCE, "b", {}))
+    shown = bom.take(ROCE, baseline_with(tmp_path, ROCE, "a", extra))
+    plain = bom.take(ROCE, baseline_with(tmp_path, ROCE, "b", {}))
     assert bom.verify(shown.lock, plain).exit_code == 0
     assert bom.verify(plain.lock, shown).exit_code == 0
     assert plain.lock.switches["leaf01"].transceivers is None
@@ -235,11 +224,11 @@ def test_outputs_absent_on_one_side_are_no_change(tmp_path: Path) -> None:
 
 def test_a_malformed_output_is_a_located_input_problem(tmp_path: Path) -> None:
     extra = {"gpu01": {UNAME: "garbage here\n"}, "leaf01": {EOS_XCVR: "% Invalid inpu\n{"}}
-    taken = bom.take(ROCE, _snapshot(tmp_path, ROCE, "a", extra))
+    taken = bom.take(ROCE, baseline_with(tmp_path, ROCE, "a", extra))
     assert set(taken.unreadable) == {"gpu01", "leaf01"}
     assert taken.unreadable["gpu01"].endswith(f"gpu01/{UNAME.replace(' ', '_')}.txt:1")
     assert "not JSON" in taken.unreadable["leaf01"]
-    locked = bom.take(ROCE, _snapshot(tmp_path, ROCE, "b", {})).lock
+    locked = bom.take(ROCE, baseline_with(tmp_path, ROCE, "b", {})).lock
     assert bom.verify(locked, taken).exit_code == 3  # cannot tell, never "the same"
 
 

@@ -11,7 +11,8 @@ from fabriclint import bom
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.parsers.mlnx_host import parse
 from fabriclint.platforms.mlnx_host import NVIDIA_SMI
-from fabriclint.snapshot import load_snapshot, write_snapshot
+from fabriclint.snapshot import load_snapshot
+from tests.examples import baseline_with
 
 ROOT = Path(__file__).resolve().parents[1]
 POD = ROOT / "inventories" / "roce-pod"
@@ -74,15 +75,9 @@ def test_gpu_facts(text: str, facts: dict[str, str], unparsed: int) -> None:
 
 def _snapshot(tmp: Path, name: str, gpu_text: str | None) -> Path:
     """The baseline snapshot, gpu01 with `gpu_text` as its nvidia-smi output (None: none)."""
-    snap = load_snapshot(BASELINE)
-    devices = {}
-    for device, loaded in snap.devices.items():
-        assert loaded.raw is not None
-        outputs = {k: o.text for k, o in loaded.raw.outputs.items()}
-        if device == "gpu01" and gpu_text is not None:
-            outputs[NVIDIA_SMI] = gpu_text
-        devices[device] = (loaded.raw.platform, outputs)
-    return write_snapshot(tmp / name, devices, source="live")
+    return baseline_with(
+        tmp, POD, name, {} if gpu_text is None else {"gpu01": {NVIDIA_SMI: gpu_text}}
+    )
 
 
 def test_gpus_are_locked_and_a_driver_change_is_named(tmp_path: Path) -> None:

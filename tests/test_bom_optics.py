@@ -13,7 +13,8 @@ from fabriclint import bom
 from fabriclint.commands import derive, is_allowed
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.parsers.mlnx_host import parse
-from fabriclint.snapshot import load_snapshot, write_snapshot
+from fabriclint.snapshot import load_snapshot
+from tests.examples import baseline_with
 
 ROOT = Path(__file__).resolve().parents[1]
 POD = ROOT / "inventories" / "roce-pod"
@@ -93,15 +94,8 @@ def test_mlxlink_is_derived_per_hca_and_allowlisted() -> None:
 
 
 def _snapshot(tmp: Path, name: str, text: str | None) -> Path:
-    snap = load_snapshot(BASELINE)
-    devices = {}
-    for device, loaded in snap.devices.items():
-        assert loaded.raw is not None
-        outputs = {k: o.text for k, o in loaded.raw.outputs.items()}
-        if device == "gpu01" and text is not None:
-            outputs[KEY] = text
-        devices[device] = (loaded.raw.platform, outputs)
-    return write_snapshot(tmp / name, devices, source="live")
+    """The baseline snapshot, gpu01 with `text` as its mlxlink output (None: none)."""
+    return baseline_with(tmp, POD, name, {} if text is None else {"gpu01": {KEY: text}})
 
 
 def test_a_swapped_transceiver_is_named_and_not_shown_is_no_change(tmp_path: Path) -> None:
