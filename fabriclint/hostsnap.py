@@ -12,7 +12,7 @@ failed still writes one, with its status and reason, so the merge says why.
 
 `merge` reads snapshots (`manifest.json`), host folders (`host.json`) and folders of host
 folders, and writes one snapshot; each file's sha256 is checked against its record as it is
-copied. Devices the caller expected that no source holds are entered `unreachable` with the
+copied, and a file with no record is refused (exit 2), never copied unchecked. Devices the caller expected that no source holds are entered `unreachable` with the
 reason given, so a node that returned nothing makes any check of the snapshot incomplete.
 """
 
@@ -194,6 +194,8 @@ class Source:
     folder: Path
     root: Path
     shown: str
+    record: Path
+    """The manifest.json or host.json that holds the entry (named when a file is refused)."""
 
 
 @dataclass
@@ -236,7 +238,7 @@ def _host_source(folder: Path, root: Path) -> Source:
         )
     except ValidationError as exc:
         raise SnapshotError(f"{folder / HOST_RECORD}: {exc.errors()[0]['msg']}") from None
-    return Source(entry, folder, root, str(folder))
+    return Source(entry, folder, root, str(folder), folder / HOST_RECORD)
 
 
 def sources_of(path: Path) -> tuple[dict[str, Source], list[str]]:
@@ -245,7 +247,7 @@ def sources_of(path: Path) -> tuple[dict[str, Source], list[str]]:
     if (path / MANIFEST).is_file():
         manifest = read_manifest(safe_manifest(path))
         found = {
-            name: Source(entry, path / name, path, f"{path}/{name}")
+            name: Source(entry, path / name, path, f"{path}/{name}", path / MANIFEST)
             for name, entry in manifest.devices.items()
         }
         return found, []
@@ -278,17 +280,24 @@ def _gather(paths: list[Path]) -> tuple[dict[str, Source], list[str]]:
 
 
 def _copy(name: str, source: Source, temp: Path) -> None:
-    """Copy one device's files into the new snapshot, each checked against its sha256."""
+    """Copy one device's files into the new snapshot, each checked against its sha256. A file
+    with no sha256 record cannot be checked, so it is refused rather than copied on trust."""
     if source.entry.status != "ok":
         return
     (temp / name).mkdir()
     for filename in source.entry.files.values():
         path = source.folder / filename
+        if filename not in source.entry.sha256:
+            raise SnapshotError(
+                f"{path}: no sha256 record in {source.record} (merge copies only files it can"
+                " verify: review the file, then `fabriclint snapshot rehash` the snapshot or"
+                " take the host snapshot again)"
+            )
         try:
             data = read_inside(path, source.root)
         except (OSError, UnsafeInput) as exc:
             raise SnapshotError(f"{path}: cannot read: {exc}") from None
-        if source.entry.sha256.get(filename) not in (None, sha256_of(data)):
+        if source.entry.sha256[filename] != sha256_of(data):
             raise SnapshotError(f"{path}: sha256 differs from its record (changed after writing)")
         (temp / name / filename).write_bytes(data)
 

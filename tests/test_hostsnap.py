@@ -173,6 +173,30 @@ def test_merge_refuses_a_device_twice_and_a_changed_file(tmp_path: Path) -> None
     assert not list(tmp_path.glob(".m2*")), "no partial snapshot left behind"
 
 
+@pytest.mark.parametrize("kind", ["snapshot", "host folder"])
+def test_merge_refuses_a_file_without_a_sha256_record(tmp_path: Path, kind: str) -> None:
+    """A file its source lists with no sha256 cannot be verified as it is copied: refused
+    with the source and the file named (exit 2), never copied unchecked."""
+    if kind == "snapshot":
+        source = _switches(tmp_path)
+        record_path, device = source / "manifest.json", "leaf01"
+        record = json.loads(record_path.read_text())
+        entry = record["devices"][device]
+    else:
+        source = _host(tmp_path, "gpu01", tmp_path / "hosts")
+        record_path, device = source / HOST_RECORD, "gpu01"
+        record = entry = json.loads(record_path.read_text())
+    filename = sorted(entry["sha256"])[0]
+    del entry["sha256"][filename]
+    record_path.write_text(json.dumps(record))
+    out = tmp_path / "m"
+    result = runner.invoke(app, ["snapshot", "merge", str(out), str(source)])
+    assert result.exit_code == 2, result.output
+    assert f"{filename}: no sha256 record in {record_path}" in result.output
+    assert "Traceback" not in result.output
+    assert not out.exists() and not list(tmp_path.glob(".m.*")), "nothing written"
+
+
 def test_merge_cli_writes_a_loadable_snapshot(tmp_path: Path) -> None:
     hosts = tmp_path / "hosts"
     _host(tmp_path, "gpu03", hosts)
