@@ -99,11 +99,19 @@ class HostOptions:
 
 
 def device_name(given: str | None, env: Mapping[str, str]) -> str:
-    """The host's device name: `given`, else $SLURMD_NODENAME, else the short host name."""
-    name = given or env.get(NODE_NAME_ENV) or socket.gethostname().split(".")[0]
+    """The host's device name: `given`, else $SLURMD_NODENAME, else the short host name. A
+    `--name` that was given is used or refused, never replaced: `--name ""` falling back to
+    the host name would write another device's folder."""
+    if given is not None:
+        name, origin, hint = given, "--name ", ""
+    elif env.get(NODE_NAME_ENV):
+        name, origin, hint = env[NODE_NAME_ENV], f"${NODE_NAME_ENV} ", " (give --name)"
+    else:
+        name, origin = socket.gethostname().split(".")[0], "the host name "
+        hint = " (give --name)"
     problem = device_name_problem(name)
     if problem:
-        raise HostSnapshotError(f"{name!r} cannot name a device: {problem} (give --name)")
+        raise HostSnapshotError(f"{origin}{name!r} cannot name a device: {problem}{hint}")
     return name
 
 

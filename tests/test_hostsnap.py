@@ -111,6 +111,21 @@ def test_bad_options_run_nothing(tmp_path: Path, name: str, platform: str, wante
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("name", ["", " ", "gpu 01", "../x", "a/b", "-x", ".hidden"])
+def test_a_bad_name_is_a_usage_error_never_another_name(tmp_path: Path, name: str) -> None:
+    """`--name ""` used to fall back to $SLURMD_NODENAME (or the host name) silently."""
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        ["host", "snapshot", "--out", str(out), "--name", name],
+        env={"SLURMD_NODENAME": "gpu01", "PATH": "/nonexistent"},
+    )
+    assert result.exit_code == 2, result.output
+    assert f"--name {name!r} cannot name a device" in result.output
+    assert "Traceback" not in result.output
+    assert not out.exists(), "nothing run, nothing written"
+
+
 def test_an_existing_host_folder_is_never_overwritten(tmp_path: Path) -> None:
     (tmp_path / "out" / "gpu01").mkdir(parents=True)
     result = runner.invoke(
