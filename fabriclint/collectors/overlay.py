@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import Field
 
 from fabriclint.loaders.yaml import Problem, load_yaml, validate_doc
+from fabriclint.models.address import Host
 from fabriclint.models.inventory import Credentials, Device, Strict
 from fabriclint.models.names import NAMES_SCHEMA, DeviceName
 from fabriclint.models.types import Port
@@ -22,8 +23,8 @@ from fabriclint.models.types import Port
 class DeviceOverlay(Strict):
     """What replaces one device's connection settings."""
 
-    host: str | None = None
-    """Address to connect to instead of the inventory's."""
+    host: Host | None = None
+    """Address to connect to instead of the inventory's (the port goes in `port`)."""
     port: Port | None = None
     """SSH port instead of the inventory's."""
     credentials: Credentials | None = None

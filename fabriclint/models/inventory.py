@@ -7,6 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from fabriclint import platforms
+from fabriclint.models.address import Host
 from fabriclint.models.names import NAMES_SCHEMA, DeviceName
 from fabriclint.models.types import Port
 
@@ -46,8 +47,8 @@ class Device(Strict):
     name is accepted with a warning and makes `check` incomplete (the device is unsupported)."""
     role: str
     """Role name (leaf, spine, gpu-host, ...); intent chooses a profile per role."""
-    host: str | None = None
-    """Management address or DNS name, for live collection."""
+    host: Host | None = None
+    """Management address or DNS name, for live collection (the port goes in `port`)."""
     port: Port = 22
     """SSH port."""
     credentials: Credentials = Field(default_factory=Credentials)
