@@ -125,6 +125,49 @@ def test_a_peer_without_its_own_block_is_named_from_the_port_line() -> None:
     assert ("ibleaf01", "2", "node02", "mlx5_0/1", 12) in found
 
 
+# the spine's block again (as a concatenated or re-run discovery gives), under another name
+# and with another cable: the second block of one GUID must not add or rename anything
+REPEATED = """
+vendid=0x2c9
+devid=0xd2f2
+sysimgguid=0xfc6a1c0300a0c001
+switchguid=0xfc6a1c0300a0c001(fc6a1c0300a0c001)
+Switch\t65 "S-FC6A1C0300A0C001"\t\t# "ibspine09" enhanced port 0 lid 120 lmc 0
+[9]\t"S-fc6a1c0300a0b001"[63]\t\t# "MF0;ibleaf01:MQM9790/U1" lid 101 4xNDR
+"""
+
+
+@pytest.mark.parametrize(
+    ("where", "first", "second"),
+    [("appended", 20, 41), ("inserted", 20, 27)],
+)
+def test_a_repeated_node_block_is_a_located_problem_and_the_first_is_kept(
+    where: str, first: int, second: int
+) -> None:
+    blocks = TOPOLOGY.split("\nvendid=0x2c9\ndevid=0x1021\nsysimgguid=0x2c90300b00100", 1)
+    if where == "appended":
+        text = TOPOLOGY + REPEATED
+    else:  # right after the spine's own block
+        text = (
+            blocks[0]
+            + REPEATED
+            + "\nvendid=0x2c9\ndevid=0x1021\nsysimgguid=0x2c90300b00100"
+            + blocks[1]
+        )
+    lines = text.splitlines()
+    assert "ibspine09" in lines[second - 1] and "ibspine01" in lines[first - 1]
+    state = sm(text)
+    problems = [p for p in state.problems if p.kind == "duplicate-key"]
+    assert len(problems) == 1, state.problems
+    assert f"lines {first} and {second}" in problems[0].message
+    assert "S-FC6A1C0300A0C001" in problems[0].message and "first" in problems[0].message
+    assert problems[0].source is not None and problems[0].source.line == second
+    assert problems[0].source.file == "sm01/ibnetdiscover.txt"
+    assert not [p for p in state.problems if p.kind == "unparseable"]
+    seen = {(a, p, b, q) for a, p, b, q, _ in links(state)}
+    assert seen == {(a, p, b, q) for a, p, b, q, _ in links(sm(TOPOLOGY))}, "the first is kept"
+
+
 @pytest.mark.parametrize(
     ("text", "neighbours", "unreadable"),
     [

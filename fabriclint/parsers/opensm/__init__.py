@@ -29,7 +29,7 @@ from fabriclint.parsers.kit.lines import Log, Text, checked
 from fabriclint.parsers.opensm.conf import parse_conf
 from fabriclint.parsers.opensm.partitions import parse_partitions
 from fabriclint.parsers.opensm.qos import parse_qos_policy
-from fabriclint.parsers.opensm.topology import read_topology, unreadable
+from fabriclint.parsers.opensm.topology import read_nodes, read_topology, repeated, unreadable
 from fabriclint.platforms.opensm import (
     IBNETDISCOVER,
     OPENSM_CONF,
@@ -85,8 +85,11 @@ def parse(raw: RawDevice) -> DeviceState:
 
 def _add_topology(state: DeviceState, text: Text) -> None:
     """The subnet's links as neighbours; an output with no node block is unreadable (the
-    device is incomplete: its cabling view cannot be trusted), never an empty subnet."""
-    found = read_topology(text)
+    device is incomplete: its cabling view cannot be trusted), never an empty subnet. A node
+    block repeated for one GUID is a duplicate-key problem; its first block is the one read."""
+    nodes, repeats = read_nodes(text)
+    state.problems.extend(repeated(text, repeat) for repeat in repeats)
+    found = read_topology(text, nodes)
     if found is None:
         state.problems.append(unreadable(text))
         return

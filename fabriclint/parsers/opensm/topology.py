@@ -11,6 +11,11 @@ its port N is `mlx5_0/N` on device `gpu01`, as the host parser names HCA ports. 
 often `MF0;<hostname>:<model>/U1` (NVIDIA Quantum) or plain `<hostname>`; its ports are their
 numbers (`ibleaf01:7`). A peer is named from its own block when the output has one, else from
 the description on the port line.
+
+A GUID has one block. A second block for it (two discoveries pasted together, an edited file)
+is an input problem naming both lines (PARSE002, as a key set twice in opensm.conf); the first
+block is kept and the second's port lines are not read, so they can neither rename the node
+nor add cables to it.
 """
 
 from __future__ import annotations
@@ -33,10 +38,21 @@ _QUOTED = re.compile(r'"([^"]*)"')
 
 @dataclass(frozen=True)
 class Node:
-    """One node block's identity: its type letter (S, H, R) and NodeDescription."""
+    """One node block's identity: its type letter (S, H, R) and NodeDescription, and the line
+    of its header."""
 
     kind: str
     description: str
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """A second node block for a GUID already seen: the GUID as written and both header lines."""
+
+    guid: str
+    first: int
+    second: int
 
 
 def system_and_prefix(kind: str, description: str) -> tuple[str, str]:
@@ -53,14 +69,26 @@ def system_and_prefix(kind: str, description: str) -> tuple[str, str]:
     return (words or [""])[0], ""
 
 
-def _nodes(text: Text) -> dict[str, Node]:
-    """Every node block's GUID -> Node (to name peers from their own description)."""
+def _key(guid: str) -> str:
+    """A GUID as a lookup key: port lines write it with leading zeros, CA port GUIDs without."""
+    return guid.lower().lstrip("0")
+
+
+def read_nodes(text: Text) -> tuple[dict[str, Node], list[Repeat]]:
+    """Every GUID's first node block (to name peers from their own description), and each
+    later block of a GUID already seen."""
     found: dict[str, Node] = {}
-    for _, line in text.numbered():
+    repeats: list[Repeat] = []
+    for number, line in text.numbered():
         match = _NODE.match(line.strip())
-        if match:
-            found[match[3].lower().lstrip("0")] = Node(match[2].upper(), match[4] or "")
-    return found
+        if match is None:
+            continue
+        key = _key(match[3])
+        if key in found:
+            repeats.append(Repeat(f"{match[2]}-{match[3]}", found[key].line, number))
+        else:
+            found[key] = Node(match[2].upper(), match[4] or "", number)
+    return found, repeats
 
 
 def _end(kind: str, description: str, port: str) -> tuple[str, str]:
@@ -68,10 +96,10 @@ def _end(kind: str, description: str, port: str) -> tuple[str, str]:
     return system, f"{prefix}{port}"
 
 
-def read_topology(text: Text) -> list[LldpNeighbor] | None:
-    """One LldpNeighbor per connected port line (its `local_system` the node of the block);
-    None when the output holds no node block at all (cut off, an error message)."""
-    nodes = _nodes(text)
+def read_topology(text: Text, nodes: dict[str, Node]) -> list[LldpNeighbor] | None:
+    """One LldpNeighbor per connected port line (its `local_system` the node of the block) of
+    each GUID's first block (`nodes`, from `read_nodes`); None when the output holds no node
+    block at all (cut off, an error message)."""
     if not nodes:
         return None if text.first_text()[1] else []
     out: list[LldpNeighbor] = []
@@ -80,12 +108,13 @@ def read_topology(text: Text) -> list[LldpNeighbor] | None:
         line = raw.strip()
         header = _NODE.match(line)
         if header:
-            current = Node(header[2].upper(), header[4] or "")
+            node = nodes[_key(header[3])]
+            current = node if node.line == number else None  # a repeated block is not read
             continue
         port = _PORT.match(line)
         if port is None or current is None:
             continue
-        peer = nodes.get(port[3].lower().lstrip("0"))
+        peer = nodes.get(_key(port[3]))
         said = _QUOTED.findall(port[5] or "")
         peer_desc = peer.description if peer else (said[0] if said else f"{port[2]}-{port[3]}")
         system, local = _end(current.kind, current.description, port[1])
@@ -101,6 +130,16 @@ def read_topology(text: Text) -> list[LldpNeighbor] | None:
                 )
             )
     return out
+
+
+def repeated(text: Text, repeat: Repeat) -> InputProblem:
+    """The problem of a node block repeated for one GUID (the first is the one read)."""
+    return InputProblem(
+        kind="duplicate-key",
+        message=f"'{text.cmd}' has node {repeat.guid} on lines {repeat.first} and "
+        f"{repeat.second}; the first block is kept, the second is not read",
+        source=text.src(repeat.second),
+    )
 
 
 def unreadable(text: Text) -> InputProblem:
