@@ -325,10 +325,18 @@ def _unknown_codes(doc: YamlDoc, policy: Policy, codes: list[str]) -> list[Probl
     places += [(("severity", code), code) for code in policy.severity]
     places += [(("suppressions", i, "rule"), s.rule) for i, s in enumerate(policy.suppressions)]
     return [
-        doc.problem(loc, f"unknown rule code '{code}'{_suggest(code, codes)}")
+        doc.problem(loc, _unknown_code(code, codes))
         for loc, code in places
         if code != "ALL" and not any(c.startswith(code) for c in codes)
     ]
+
+
+def _unknown_code(code: str, codes: list[str], prefix: str = "unknown rule code") -> str:
+    """Why a policy cannot name `code`: a removed rule (said so, with its version and reason:
+    a suggestion of a near code would point at another check) or one that never was a rule."""
+    from fabriclint.rules.removed import removed_message
+
+    return removed_message(code) or f"{prefix} '{code}'{_suggest(code, codes)}"
 
 
 def _check_policy(
@@ -407,9 +415,7 @@ def _check_options(
     model = known.get(code)
     if model is None:
         return [
-            doc.problem(
-                ("options", code), f"options for unknown rule '{code}'{_suggest(code, codes)}"
-            )
+            doc.problem(("options", code), _unknown_code(code, codes, "options for unknown rule"))
         ]
     try:
         model.model_validate(opts)

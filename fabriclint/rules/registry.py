@@ -33,6 +33,7 @@ from fabriclint.rules import (
     pfc,
     qos,
     qos_class,
+    removed,
     sup,
 )
 from fabriclint.rules.base import Rule
@@ -62,8 +63,10 @@ ALL_RULES: list[type[Rule[Any]]] = [
     *internal.RULES,
 ]
 
-REMOVED: dict[str, str] = {}
-"""Codes of removed rules -> why (`removed in 0.9: merged into PFC002`). Never shrinks."""
+
+REMOVED: dict[str, str] = removed.REMOVED
+"""Codes of removed rules -> why (`removed in 0.9: merged into PFC002`). Never shrinks; kept in
+rules/removed.py, which the policy loader reads without importing every family."""
 
 RULES: Registry[type[Rule[Any]]] = Registry(
     "rule", ((rule.code, rule) for rule in ALL_RULES), reserved=REMOVED

@@ -84,3 +84,40 @@ def test_explain_says_a_code_was_removed(monkeypatch: pytest.MonkeyPatch) -> Non
     result = CliRunner().invoke(app, ["rules", "explain", "pfc990"])
     assert result.exit_code == 2
     assert "rule 'PFC990' was removed: removed in 0.9: merged into PFC002" in result.output
+
+
+POLICY_NAMING_OLD_CODES = """\
+extends: [default]
+select: [ALL, PFC990]
+ignore: [PFC999]
+per_device_ignores: {"leaf*": [PFC990]}
+severity: {PFC990: error}
+options:
+  PFC990: {max_lossless: 1}
+suppressions:
+  - {rule: PFC990, device: leaf01, reason: old}
+"""
+
+
+@pytest.mark.parametrize("command", ["validate", "check"])
+def test_a_policy_naming_a_removed_code_says_removed_where(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """A removed code in policy.yaml is named as removed, with its version and reason, at each
+    place it is written (file:line:column), and a code that never was a rule as unknown: exit 2."""
+    monkeypatch.setitem(REMOVED, "PFC990", "removed in 0.9: merged into PFC002")
+    for name in ("inventory.yaml", "intent.yaml"):
+        (tmp_path / name).write_text((ROCE_POD / name).read_text())
+    (tmp_path / "policy.yaml").write_text(POLICY_NAMING_OLD_CODES)
+    argv = [command, str(tmp_path)]
+    if command == "check":
+        argv += ["--snapshot", str(ROCE_POD / "snapshots" / "baseline")]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 2, result.output
+    removed = "rule 'PFC990' was removed (removed in 0.9: merged into PFC002)"
+    for where in ("2:15", "4:32", "5:12", "7:3", "9:6"):
+        assert f"policy.yaml:{where}: {removed}" in result.output, (where, result.output)
+    assert "policy.yaml:3:10: unknown rule code 'PFC999'" in result.output
+    assert "unknown rule code 'PFC990'" not in result.output
+    assert "options for unknown rule 'PFC990'" not in result.output
+    assert "Traceback" not in result.output
