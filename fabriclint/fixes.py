@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fabriclint.causes import family
 from fabriclint.models.finding import Finding
 from fabriclint.models.intent import Profile
-from fabriclint.models.resolve import effective_qos, tc_queue
+from fabriclint.models.resolve import effective_qos, lossless_tcs, tc_queue
 from fabriclint.models.state import DeviceState
 
 
@@ -353,6 +353,108 @@ def _pfc_off(finding: Finding, state: DeviceState, want: Want) -> str | None:
     return write(want, stop) if write is not None and stop else None
 
 
+# ---- QOS010/QOS011: what the RoCE class carries ----------------------------------------------
+
+_REWRITE = re.compile(r"\brewrite\.by_(?P<by>tc|dscp)\.(?P<key>\d+)$")
+
+
+def _eos_unmark(want: Want, by: str, key: int, dscp: int) -> str | None:
+    # EOS re-marks switch-wide from the traffic-class -> DSCP map (`qos rewrite dscp`)
+    return f"qos map traffic-class {key} to dscp {dscp}" if by == "tc" else None
+
+
+def _sonic_unmark(want: Want, by: str, key: int, dscp: int) -> str:
+    table = "TC_TO_DSCP_MAP" if by == "tc" else "DSCP_TO_DSCP_MAP"
+    return f'{table}|{want.one(table, f"<the port{chr(39)}s {table}>")}: "{key}": "{dscp}"'
+
+
+def _junos_unmark(want: Want, by: str, key: int, dscp: int) -> str | None:
+    if by != "tc":
+        return None
+    rule = want.one("dscp-rewrite-rule", "<the port's rewrite rule>")
+    return (
+        f"set class-of-service rewrite-rules dscp {rule} forwarding-class <the forwarding class "
+        f"of queue {key}> loss-priority low code-point {dscp:06b}"
+    )
+
+
+_UNMARK: dict[str, Callable[[Want, str, int, int], str | None]] = {
+    "eos": _eos_unmark,
+    "sonic": _sonic_unmark,
+    "junos": _junos_unmark,
+}
+"""QOS010 by platform: the rewrite entry that re-marks RoCE (or CNP) writes its DSCP back. NX-OS
+re-marks in an egress policy class (no one line names it); Cumulus has no rewrite fabriclint
+reads."""
+
+
+def _unmark(finding: Finding, state: DeviceState, want: Want) -> str | None:
+    """QOS010: the entry of the finding's path (`rewrite.by_tc.3`) set to the DSCP expected."""
+    found = _REWRITE.search(want.path)
+    write = _UNMARK.get(state.platform)
+    if found is None or write is None or not isinstance(want.expected, int):
+        return None
+    return write(want, found["by"], int(found["key"]), want.expected)
+
+
+def _eos_declassify(want: Want, noun: str, keys: list[int]) -> str:
+    values = " ".join(map(str, keys))
+    return f"qos map {'dscp' if noun == 'dscp' else 'cos'} {values} to traffic-class 0"
+
+
+def _sonic_declassify(want: Want, noun: str, keys: list[int]) -> str:
+    table = "DSCP_TO_TC_MAP" if noun == "dscp" else "DOT1P_TO_TC_MAP"
+    entries = ", ".join(f'"{k}": "0"' for k in keys)
+    return f"{table}|{want.one(table, f'<the port{chr(39)}s {table}>')}: {entries}"
+
+
+def _cumulus_declassify(want: Want, noun: str, keys: list[int]) -> str:
+    profile = want.one("mapping-profile", "default-global")
+    word = "dscp" if noun == "dscp" else "pcp"
+    return "\n".join(f"nv set qos mapping {profile} {word} {k} switch-priority 0" for k in keys)
+
+
+_DECLASSIFY: dict[str, Callable[[Want, str, list[int]], str | None]] = {
+    "eos": _eos_declassify,
+    "sonic": _sonic_declassify,
+    "cumulus": _cumulus_declassify,
+}
+"""QOS011 by platform: the extra values mapped to traffic class 0. NX-OS classifies by
+class-maps and Junos by classifiers whose RoCE code points would have to move too."""
+
+
+def _declassify(finding: Finding, state: DeviceState, want: Want) -> str | None:
+    """QOS011: the values the finding lists (`actual`) moved to traffic class 0, best effort,
+    when class 0 is itself neither one the finding judges nor lossless."""
+    write = _DECLASSIFY.get(state.platform)
+    if write is None or not isinstance(finding.actual, dict) or not finding.actual:
+        return None
+    if finding.object.startswith("policy-map "):
+        return None  # classified by a policy's class-maps, not by the map the hint writes
+    judged = {tc for tc in finding.actual.values() if isinstance(tc, int)}
+    qos = effective_qos(state, want.port)
+    if 0 in judged | lossless_tcs(qos) or tc_queue(qos, 0) in {tc_queue(qos, t) for t in judged}:
+        return None
+    noun = "pcp" if want.path.endswith("pcp_to_tc") else "dscp"
+    return write(want, noun, sorted(int(k) for k in finding.actual))
+
+
+def _pfc009(finding: Finding, state: DeviceState, want: Want) -> str | None:
+    """PFC009: PFC off for the RoCE priority, on the NIC (lossy RoCE) or the switch."""
+    if state.is_host:
+        return f"mlnx_qos -i {want.port or '<netdev>'} --pfc 0,0,0,0,0,0,0,0"
+    return _pfc_off(finding, state, want)
+
+
+_BY_RULE: dict[str, Callable[[Finding, DeviceState, Want], str | None]] = {
+    "PFC009": _pfc009,
+    "QOS010": _unmark,
+    "QOS011": _declassify,
+}
+"""Rules whose fix is not the intended value of a setting family (their path names a map entry
+to write back or values to move, not what intent says)."""
+
+
 _BY_PLATFORM: dict[str, Callable[[str, Want], str | None]] = {
     "eos": _eos,
     "nxos": _nxos,
@@ -375,10 +477,8 @@ def hint(finding: Finding, state: DeviceState | None, intent: Profile | None) ->
         hca = nic.hca if nic and nic.hca else "<hca>"
         tos = want.expected if isinstance(want.expected, int) else intent.roce.dscp[0] << 2 | 2
         return f"cma_roce_tos -d {hca} -t {tos}"
-    if finding.rule == "PFC009" and state.is_host:  # lossy RoCE: PFC off on the NIC
-        return f"mlnx_qos -i {want.port or '<netdev>'} --pfc 0,0,0,0,0,0,0,0"
-    if finding.rule == "PFC009":
-        return _pfc_off(finding, state, want)
+    if finding.rule in _BY_RULE:
+        return _BY_RULE[finding.rule](finding, state, want)
     write = _BY_PLATFORM.get(state.platform)
     if setting is None or write is None:
         return None
