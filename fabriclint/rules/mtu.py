@@ -335,12 +335,15 @@ class SviMtuAboveCarrier(Rule[NoOptions]):
     VLAN list (access VLAN, trunk allowed VLANs, SONiC `VLAN_MEMBER`) holds its VLAN (a
     port-channel stands for its members), or a sub-interface's against its parent's, both as
     the platform reports them (EOS: switched ports 9214, SVIs 1500 by default; NX-OS: 1500;
-    SONiC: 9100; Cumulus: 9216). EOS, NX-OS, SONiC and Cumulus (NVUE bridge domains, `vlanN`
-    SVIs) record VLAN membership; Junos VLANs and `irb` units are not modeled yet, so the rule
-    does not see Junos SVIs.
+    SONiC: 9100; Cumulus: 9216; Junos: the IP MTU, media MTU less 14). EOS, NX-OS, SONiC,
+    Cumulus (NVUE bridge domains, `vlanN` SVIs) and Junos record VLAN membership: a Junos SVI is
+    the `irb` unit a top-level VLAN names (`vlans ROCE vlan-id 10 l3-interface irb.10`), at
+    its `family inet mtu`, carried by the ports whose `family ethernet-switching vlan members`
+    hold the VLAN (VLANs of an EVPN MAC-VRF routing instance are not read yet).
 
     Arista EOS "Ethernet Ports: MTU" (`l2 mtu`, `mtu`); Cisco Nexus 9000 "Configuring Layer 2
-    Interfaces: MTU" (the SVI MTU must not exceed the layer-2 MTU of its ports).
+    Interfaces: MTU" (the SVI MTU must not exceed the layer-2 MTU of its ports); Juniper
+    "Configuring Integrated Routing and Bridging Interfaces on Switches" (`l3-interface irb.N`).
 
     Options: none.
 

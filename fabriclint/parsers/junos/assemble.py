@@ -16,6 +16,7 @@ from fabriclint.parsers.junos.values import (
     is_ethernet,
     to_int,
 )
+from fabriclint.parsers.kit.vlans import Vlans, parse_vlan_list
 
 
 def build_state(name: str, d: Draft) -> DeviceState:
@@ -30,6 +31,8 @@ def build_state(name: str, d: Draft) -> DeviceState:
     wildcards, merged = _wildcards(d), dict[str, CosPort]()
     for port_name in _port_names(d):
         state.interfaces[port_name] = _interface(d, builder, (wildcards, merged), port_name)
+    for svi in _irb_units(d):
+        state.interfaces.setdefault(svi.name, svi)
     d.hand_over(state)
     return state
 
@@ -115,8 +118,63 @@ def _interface(
         profiles=_profiles(d, cos, sources),
         # an `ae` member: Junos gives it the bundle's MTU (its own `mtu` is not used)
         channel=port.bundle.value if port is not None and port.bundle else None,
+        vlans=_carried(d, layer, sources),
         sources=sources,
     )
+
+
+def _carried(d: Draft, port: Port | None, sources: dict[str, Source]) -> Vlans | None:
+    """The VLANs the switched units of a port carry (`vlan members`: names of top-level
+    `vlans`, ids, ranges, `all`); None when no unit names one. A name no `vlans` entry defines
+    carries nothing fabriclint can number."""
+    members = [m for unit in (port.units.values() if port else ()) for m in unit.members]
+    if not members:
+        return None
+    ids = {v.name: v.vlan_id.value for v in d.vlans.values() if v.vlan_id is not None}
+    found: set[int] = set()
+    for member in members:
+        listed = [ids[member.value]] if member.value in ids else parse_vlan_list(member.value)
+        if listed == "all":
+            sources["vlans"] = d.at(member.line)
+            return "all"
+        found.update(listed or ())
+    sources["vlans"] = d.at(members[0].line)
+    return sorted(found)
+
+
+def _irb_units(d: Draft) -> list[Interface]:
+    """Each `irb` unit a VLAN names as its `l3-interface`: that VLAN's SVI, at its `family inet
+    mtu`, else the irb's media MTU less the Ethernet header (Juniper: "Configuring Integrated
+    Routing and Bridging Interfaces on Switches")."""
+    irb = d.ports.get("irb")
+    out: list[Interface] = []
+    for vlan in d.vlans.values():
+        device, _, number = vlan.l3.value.partition(".") if vlan.l3 else ("", "", "")
+        unit = irb.units.get(number) if irb is not None and device == "irb" else None
+        if irb is None or unit is None or vlan.l3 is None or vlan.vlan_id is None:
+            continue
+        sources = {"": d.at(unit.inet or irb.line), "svi_vlan": d.at(vlan.l3.line)}
+        out.append(
+            Interface(
+                name=vlan.l3.value,
+                admin_up=_admin_up(d, irb, sources),
+                mtu=_unit_mtu(d, irb, unit, sources),
+                routed=True,
+                svi_vlan=vlan.vlan_id.value,
+                sources=sources,
+            )
+        )
+    return out
+
+
+def _unit_mtu(d: Draft, port: Port, unit: Unit, sources: dict[str, Source]) -> int:
+    """A unit's IP MTU: its `family inet mtu`, else its interface's media MTU less the header."""
+    if unit.inet_mtu is not None:
+        sources["mtu"] = d.at(unit.inet_mtu.line)
+        return unit.inet_mtu.value
+    media = port.mtu.value if port.mtu is not None else DEFAULT_MEDIA_MTU
+    sources["mtu"] = d.at(port.mtu.line if port.mtu is not None else None)
+    return media - ETHERNET_HEADER
 
 
 def _routed(port: Port | None) -> bool | None:

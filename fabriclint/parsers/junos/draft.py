@@ -31,6 +31,8 @@ class Unit:
     inet_mtu: Lined[int] | None = None
     switching: int | None = None
     """Line of `family ethernet-switching` (or `bridge`): the unit bridges."""
+    members: list[Lined[str]] = field(default_factory=list)
+    """`family ethernet-switching vlan members` as written: VLAN names, ids, ranges, `all`."""
 
 
 @dataclass(slots=True)
@@ -47,6 +49,15 @@ class Port:
     bundle: Lined[str] | None = None
     """The aggregated interface (`ether-options 802.3ad ae1`) this port is a member of."""
     units: dict[str, Unit] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Vlan:
+    """`vlans NAME`: its 802.1Q id and the `irb` unit that routes it (`l3-interface irb.10`)."""
+
+    name: str
+    vlan_id: Lined[int] | None = None
+    l3: Lined[str] | None = None
 
 
 @dataclass(slots=True)
@@ -164,6 +175,8 @@ class Draft(BaseDraft):
     version: Lined[str] | None = None
     facts: dict[str, str] = field(default_factory=dict)
     ports: dict[str, Port] = field(default_factory=dict)
+    vlans: dict[str, Vlan] = field(default_factory=dict)
+    """Top-level `vlans` by name (a MAC-VRF routing instance's own `vlans` are not read)."""
     classifiers: dict[tuple[str, str], Classifier] = field(default_factory=dict)
     aliases: dict[tuple[str, str], int] = field(default_factory=dict)
     classes: dict[str, ForwardingClass] = field(default_factory=dict)

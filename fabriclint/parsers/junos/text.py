@@ -21,14 +21,16 @@ RELEVANT: dict[str, frozenset[str] | None] = {
     "version": None,
     "system": frozenset({"host-name"}),
     "interfaces": None,
+    "vlans": None,
     "class-of-service": None,
     "firewall": None,
     "protocols": frozenset({"dcbx"}),
     "groups": None,
     "apply-groups": None,
 }
-# Statements never used below `interfaces` (addresses, MACs, VLAN lists), skipped for speed.
-_UNUSED = frozenset({"address", "mac", "description", "vlan", "esi", "filter", "native-vlan-id"})
+# Statements never used below `interfaces` (addresses, MACs, ESIs), skipped for speed. The
+# `vlan members` of a switched unit are read: they say which VLANs the port carries (MTU005).
+_UNUSED = frozenset({"address", "mac", "description", "esi", "filter", "native-vlan-id"})
 
 # Prefixes `show configuration` writes before a statement: inactive ones are ignored by Junos.
 _MARKERS = ("inactive:", "protect:", "replace:")

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fabriclint.parsers.junos.cos import cos_statement, unmodeled
-from fabriclint.parsers.junos.draft import Draft, Lined, Port, Unit
+from fabriclint.parsers.junos.draft import Draft, Lined, Port, Unit, Vlan
 from fabriclint.parsers.junos.text import Stmt
 from fabriclint.parsers.junos.values import speed_mbps, to_int
+from fabriclint.parsers.kit.vlans import MAX_VLAN
 
 Words = tuple[str, ...]
 
@@ -105,6 +106,23 @@ def _family(unit: Unit, rest: Words, line: int) -> None:
             unit.inet_mtu = Lined(mtu, line)
     elif family in ("ethernet-switching", "bridge"):
         unit.switching = unit.switching or line
+        if rest[1:3] == ("vlan", "members"):  # brace form lists them as `[ ROCE 20 ]`
+            unit.members += [Lined(w, line) for w in rest[3:] if w not in ("[", "]")]
+
+
+def _vlans(d: Draft, st: Stmt) -> None:
+    """`vlans NAME vlan-id N` and `vlans NAME l3-interface irb.N` (the VLAN's SVI)."""
+    words = st.words
+    if len(words) != 4:
+        return
+    vlan = d.vlans.get(words[1])
+    if vlan is None:
+        vlan = d.vlans[words[1]] = Vlan(words[1])
+    number = to_int(words[3])
+    if words[2] == "vlan-id" and number is not None and 1 <= number <= MAX_VLAN:
+        vlan.vlan_id = Lined(number, st.line)
+    elif words[2] == "l3-interface":
+        vlan.l3 = Lined(words[3], st.line)
 
 
 def _firewall(d: Draft, st: Stmt) -> None:
@@ -136,6 +154,7 @@ _TOP: dict[str, Callable[[Draft, Stmt], None]] = {
     "version": _version,
     "system": _system,
     "interfaces": _interface,
+    "vlans": _vlans,
     "class-of-service": cos_statement,
     "firewall": _firewall,
     "protocols": _protocols,
