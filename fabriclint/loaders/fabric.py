@@ -350,8 +350,14 @@ def _check_policy(
         problems += _check_options(doc, code, opts, known, codes)
     problems += _check_site_schemas(policy, doc)
     site_codes = [r.code for r in policy.site_rules]
+    from fabriclint.rules.removed import removed_message
+
     for index, rule in enumerate(policy.site_rules):
-        if rule.code in known or site_codes.count(rule.code) > 1:
+        removed = removed_message(rule.code)
+        if removed is not None:  # a removed code stays reserved: never reused, even by a site
+            message = f"site {removed}: codes are never reused"
+            problems.append(doc.problem(("site_rules", index, "code"), message))
+        elif rule.code in known or site_codes.count(rule.code) > 1:
             message = f"site rule code '{rule.code}' is already used"
             problems.append(doc.problem(("site_rules", index, "code"), message))
     return problems

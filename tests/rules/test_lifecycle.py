@@ -121,3 +121,24 @@ def test_a_policy_naming_a_removed_code_says_removed_where(
     assert "unknown rule code 'PFC990'" not in result.output
     assert "options for unknown rule 'PFC990'" not in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_site_rule_cannot_take_a_removed_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(REMOVED, "PFC990", "removed in 0.9: merged into PFC002")
+    for name in ("inventory.yaml", "intent.yaml"):
+        (tmp_path / name).write_text((ROCE_POD / name).read_text())
+    (tmp_path / "policy.yaml").write_text(
+        "site_rules:\n"
+        "  - code: PFC990\n"
+        "    name: old-code\n"
+        "    message: reuses a removed code\n"
+        "    schema: {type: object}\n"
+    )
+    result = CliRunner().invoke(app, ["validate", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert (
+        "policy.yaml:2:5: site rule 'PFC990' was removed (removed in 0.9: merged into "
+        "PFC002): codes are never reused" in result.output
+    ), result.output
