@@ -50,7 +50,11 @@ def fast_loader() -> Any:
 
 
 def _construct_int(loader: Any, node: Any) -> int:
-    text = loader.construct_scalar(node)
+    return core_int(loader.construct_scalar(node))
+
+
+def core_int(text: str) -> int:
+    """The integer a YAML 1.2 core-schema int scalar (`_INT`) stands for."""
     if text.startswith("0o"):
         return int(text[2:], 8)
     return int(text, 16) if text.startswith("0x") else int(text.replace("_", ""), 10)

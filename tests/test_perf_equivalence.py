@@ -5,11 +5,12 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+import pytest
 from deepdiff import DeepDiff
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fabriclint.drift.compare import _explain, _one_sided
+from fabriclint.drift.explain import differing_items, explain
 from fabriclint.models import resolve
 from fabriclint.models.common import Source, make_source
 from fabriclint.models.compact import share_annotated_fields_sets, share_fields_sets
@@ -18,36 +19,103 @@ from fabriclint.models.state import DeviceState, Interface, PfcConfig, QosConfig
 from fabriclint.rules.scope import sites
 
 _ITEMS = st.one_of(
-    st.integers(-3, 9), st.sampled_from(["a", "b"]), st.just(2**53 - 1), st.just(2**60)
+    st.integers(-4, 12),
+    st.integers(-(10**6), 10**6),
+    st.sampled_from(["a", "b", "3"]),
+    st.just(2**53 - 1),
+    st.just(2**60),
+)
+_LISTS = st.lists(_ITEMS, max_size=7)
+_NUMBERS = st.lists(st.integers(-4, 40), max_size=8)
+_SCALARS = st.one_of(_ITEMS, st.none(), st.booleans(), st.floats(allow_nan=False))
+_MAPPINGS = st.dictionaries(
+    st.sampled_from(["a", "b", "c"]), st.one_of(_SCALARS, st.lists(_ITEMS, max_size=3)), max_size=3
 )
 
 
-def _deepdiff(expected: list[Any], actual: list[Any]) -> tuple[list[str], list[str]]:
+def _deepdiff(expected: Any, actual: Any) -> tuple[list[str], list[str]]:
+    """What the explanation is made of, from DeepDiff itself (each item's repr, sorted)."""
     diff = DeepDiff(expected, actual, ignore_order=True)
     added = diff.get("iterable_item_added", {}).values()
     removed = diff.get("iterable_item_removed", {}).values()
     return sorted(map(repr, added)), sorted(map(repr, removed))
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.lists(_ITEMS, max_size=6), st.lists(_ITEMS, max_size=6))
-def test_one_sided_diff_agrees_with_deepdiff(expected: list[Any], actual: list[Any]) -> None:
-    found = _one_sided(expected, actual)
-    if found is None:  # DeepDiff decides: items may pair up as changed values
-        assert any(type(v) is int and abs(v) >= 2**53 for v in expected + actual) or (
-            set(map(repr, expected)) - set(map(repr, actual))
-            and set(map(repr, actual)) - set(map(repr, expected))
-        )
+def _deepdiff_explain(expected: Any, actual: Any) -> str:
+    """The explanation as DeepDiff alone gave it before drift/explain.py."""
+    diff = DeepDiff(expected, actual, ignore_order=True)
+    added = list(diff.get("iterable_item_added", {}).values())
+    removed = list(diff.get("iterable_item_removed", {}).values())
+    parts = [f"added {sorted(added)}"] if added else []
+    return ", ".join(parts + ([f"removed {sorted(removed)}"] if removed else []))
+
+
+def _agrees(expected: Any, actual: Any) -> None:
+    """differing_items gives DeepDiff's items when it decides; explain gives its message."""
+    found = differing_items(expected, actual)
+    if found is not None:
+        added, removed = found
+        assert (sorted(map(repr, added)), sorted(map(repr, removed))) == _deepdiff(expected, actual)
+    try:
+        want = _deepdiff_explain(expected, actual)
+    except TypeError:  # str and int items both added (or removed): unsortable, as before
+        with pytest.raises(TypeError):
+            explain(expected, actual)
         return
-    added, removed = found
-    assert (sorted(map(repr, added)), sorted(map(repr, removed))) == _deepdiff(expected, actual)
+    assert explain(expected, actual) == want
 
 
-def test_explain_words_added_and_removed_items() -> None:
-    assert _explain([3], [3, 4]) == "added [4]"
-    assert _explain([3, 4], []) == "removed [3, 4]"
-    assert _explain([3], [4]) == ""  # DeepDiff pairs them as one changed value
-    assert _explain(["x"], {"a": 1}) == ""
+def _decided(items: list[Any]) -> bool:
+    return all(type(v) is str or abs(v) < 2**53 for v in items)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_LISTS, _LISTS)
+def test_list_explanation_agrees_with_deepdiff(expected: list[Any], actual: list[Any]) -> None:
+    _agrees(expected, actual)
+    if _decided(expected + actual):  # the shapes worked out without DeepDiff
+        assert differing_items(expected, actual) is not None
+
+
+@settings(max_examples=600, deadline=None)
+@given(_NUMBERS, _NUMBERS)
+def test_paired_numbers_agree_with_deepdiff(expected: list[int], actual: list[int]) -> None:
+    """Close integers pair up as changed values, ties included (DeepDiff's greedy order)."""
+    assert differing_items(expected, actual) is not None
+    _agrees(expected, actual)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_MAPPINGS, _LISTS), _MAPPINGS)
+def test_mapping_explanation_agrees_with_deepdiff(expected: Any, actual: dict[str, Any]) -> None:
+    _agrees(expected, actual)
+    _agrees(actual, expected)
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "message"),
+    [
+        ([3], [3, 4], "added [4]"),
+        ([3, 4], [], "removed [3, 4]"),
+        ([3], [4], ""),  # one changed value: DeepDiff pairs them
+        ([3, 5], [5, 4], ""),
+        ([3], [2, 3, 40], "added [2, 40]"),
+        ([0, 5], [5, 1], "added [1], removed [0]"),  # 0 and 1 are 0.3 apart: no pair
+        ([1, 2, 3], [3, 4, 5, 6], "added [6]"),  # closest first: 4 with 2, then 5 with 1
+        ([4, 9], [2, 8, 9], "added [2]"),  # 2 and 8 as close to 4: the later one pairs
+        ([9, 2, 8], [9, 4], "removed [8]"),  # 4 pairs with 8, then again with 2, which it keeps
+        ([3], [4, 40], "added [40]"),  # too much differs to pair; 3 and 4 share index 0
+        (["rx", "tx"], ["tx", "both"], "added ['both'], removed ['rx']"),  # strings never pair
+        (["tx", "rx"], ["tx", "both"], ""),  # ... but share index 1
+        ([3, 3, "3"], ["3"], "removed [3]"),
+        (["x"], {"a": 1}, ""),
+        ({"a": 1, "b": "x"}, {"a": 2}, ""),
+        ({"a": [1]}, {"a": [1, 9]}, "added [9]"),  # DeepDiff decides
+        ([2**60], [3], ""),  # DeepDiff decides
+    ],
+)
+def test_explain_words_added_and_removed_items(expected: Any, actual: Any, message: str) -> None:
+    assert explain(expected, actual) == message == _deepdiff_explain(expected, actual)
 
 
 def test_make_source_equals_a_validated_source() -> None:

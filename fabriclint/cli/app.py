@@ -26,6 +26,7 @@ from fabriclint.cli import (
     validate,
 )
 from fabriclint.cli.errors import begin, internal_error
+from fabriclint.cli.params import for_typer
 
 app = typer.Typer(
     name="fabriclint",
@@ -35,7 +36,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain click help: full option names and wrapped text at 80 columns
 )
-app.command("check")(check.check)
+app.command("check")(for_typer(check.check))  # declared without typer: cli/params.py
 app.command("validate")(validate.validate)
 app.command("diff")(diff.diff)
 app.command("collect")(collect.collect)

@@ -10,9 +10,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import typer
-
-from fabriclint.cli.errors import emit, fail, split_codes
+from fabriclint.cli.errors import echo, emit, exit_with, fail, split_codes
+from fabriclint.cli.params import Argument, Option
 from fabriclint.formats import FORMATS
 
 if TYPE_CHECKING:
@@ -49,120 +48,120 @@ def _progress() -> Iterator[Callable[[str], None] | None]:
 
 
 def check(
-    fabric: Path = typer.Argument(
+    fabric: Path = Argument(
         ...,
         help="Fabric directory (inventory.yaml, intent.yaml, policy.yaml).",
         metavar="FABRIC",
     ),
-    files: list[Path] | None = typer.Argument(
+    files: list[Path] | None = Argument(
         None,
         help="Only the devices these files belong to, plus their cable neighbours (pre-commit "
         "passes the staged files); nothing to do when none belongs to the fabric.",
         show_default=False,
         metavar="FILES",
     ),
-    snapshot: str | None = typer.Option(
+    snapshot: str | None = Option(
         None,
         "--snapshot",
         "-s",
         help="Snapshot name under FABRIC/snapshots/ or a path (default: newest).",
         metavar="TEXT",
     ),
-    configs: Path | None = typer.Option(
+    configs: Path | None = Option(
         None,
         "--configs",
         help="Flat folder of rendered configs named after devices (leaf01.cfg).",
         metavar="PATH",
     ),
-    fmts: list[Format] | None = typer.Option(
+    fmts: list[Format] | None = Option(
         None,
         "--format",
         "-f",
         help="Output format; repeat for several (default text).",
     ),
-    outputs: list[Path] | None = typer.Option(
+    outputs: list[Path] | None = Option(
         None,
         "--output",
         "-o",
         help="File for the format in the same position; the rest go to stdout.",
         metavar="PATH",
     ),
-    baseline: Path | None = typer.Option(
+    baseline: Path | None = Option(
         None,
         "--baseline",
         help="Suppress findings recorded in this baseline: only new ones fail.",
         metavar="PATH",
     ),
-    live: bool = typer.Option(
+    live: bool = Option(
         False,
         "--live",
         help="Collect a new snapshot over SSH first (see `fabriclint collect`), then check it.",
     ),
-    offline: bool = typer.Option(
+    offline: bool = Option(
         False,
         "--offline",
         help="A fabric with a live inventory source (inventory-source.yaml): use its cache, "
         "do not read the source.",
     ),
-    overlay: Path | None = typer.Option(
+    overlay: Path | None = Option(
         None,
         "--overlay",
         help="With --live: inventory overlay (e.g. from `fabriclint lab serve`).",
         metavar="PATH",
     ),
-    known_hosts: Path | None = typer.Option(
+    known_hosts: Path | None = Option(
         None,
         "--known-hosts",
         help="With --live: known_hosts file.",
         metavar="PATH",
     ),
-    insecure: bool = typer.Option(
+    insecure: bool = Option(
         False,
         "--insecure-no-host-key-check",
         help="With --live: do not verify host keys (recorded).",
     ),
-    ssh_config: Path | None = typer.Option(
+    ssh_config: Path | None = Option(
         None,
         "--ssh-config",
         help="With --live: OpenSSH config file.",
         metavar="PATH",
     ),
-    changed_since: str | None = typer.Option(
+    changed_since: str | None = Option(
         None,
         "--changed-since",
         help="Only devices whose files changed in git since REF, plus their link neighbours.",
         metavar="TEXT",
     ),
-    write_baseline: Path | None = typer.Option(
+    write_baseline: Path | None = Option(
         None,
         "--write-baseline",
         help="Record the current findings as accepted, in this file.",
         metavar="PATH",
     ),
-    select: list[str] | None = typer.Option(
+    select: list[str] | None = Option(
         None,
         "--select",
         help="Only these rule codes/prefixes.",
         metavar="TEXT",
     ),
-    extend_select: list[str] | None = typer.Option(
+    extend_select: list[str] | None = Option(
         None, "--extend-select", help="Add rule codes.", metavar="TEXT"
     ),
-    ignore: list[str] | None = typer.Option(
+    ignore: list[str] | None = Option(
         None, "--ignore", help="Skip rule codes/prefixes.", metavar="TEXT"
     ),
-    fail_on: FailOn | None = typer.Option(
+    fail_on: FailOn | None = Option(
         None, "--fail-on", help="Lowest severity that fails (default error)."
     ),
-    color: bool | None = typer.Option(None, "--color/--no-color", help="Force color on or off."),
-    limit: list[str] | None = typer.Option(
+    color: bool | None = Option(None, "--color/--no-color", help="Force color on or off."),
+    limit: list[str] | None = Option(
         None,
         "--limit",
         help="Only these devices (name glob, role:X, platform:Y, tag:Z; !term excludes); "
         "the rest are reported as not checked. With --live, also what is collected.",
         metavar="TEXT",
     ),
-    jobs: int | None = typer.Option(
+    jobs: int | None = Option(
         None,
         "--jobs",
         "-j",
@@ -171,22 +170,22 @@ def check(
         "devices, at most one per core).",
         metavar="N",
     ),
-    quiet: bool = typer.Option(
+    quiet: bool = Option(
         False, "--quiet", "-q", help="Text: only failing causes, unchecked devices, the summary."
     ),
-    show_suppressed: bool = typer.Option(
+    show_suppressed: bool = Option(
         False, "--show-suppressed", help="Text: list suppressed findings (default: a count)."
     ),
-    statistics: bool = typer.Option(
+    statistics: bool = Option(
         False, "--statistics", help="Print counts by rule and by root cause."
     ),
-    out: Path | None = typer.Option(
+    out: Path | None = Option(
         None,
         "--out",
         help="With --live: the snapshot folder to create.",
         metavar="PATH",
     ),
-    workers: int | None = typer.Option(
+    workers: int | None = Option(
         None,
         "--workers",
         "-w",
@@ -194,7 +193,7 @@ def check(
         help="With --live: devices collected at once.",
         metavar="N",
     ),
-    timeout: float | None = typer.Option(
+    timeout: float | None = Option(
         None,
         "--timeout",
         min=0.1,
@@ -203,9 +202,8 @@ def check(
     ),
 ) -> None:
     """Check a fabric: exit 0 clean, 1 findings, 2 input error, 3 incomplete."""
-    from fabriclint.cli.inventory import refresh_live
     from fabriclint.engine import CheckOptions, UsageError, gc_paused, run_check
-    from fabriclint.loaders.fabric import FabricError, display_path, inventory_path
+    from fabriclint.loaders.fabric import FabricError, display_path, has_source, inventory_path
     from fabriclint.snapshot import SnapshotError
     from fabriclint.suppress import BaselineError
 
@@ -214,7 +212,10 @@ def check(
     formats = list(fmts or [Format("text")])
     _check_outputs(formats, outputs or [])
     _check_flags(live, quiet, show_suppressed, (out, workers, timeout))
-    refresh_live(fabric, offline)
+    if has_source(fabric):  # a live inventory source (cli/inventory.py, a typer command group)
+        from fabriclint.cli.inventory import refresh_live
+
+        refresh_live(fabric, offline)
     if live:
         if snapshot is not None or configs is not None:
             raise fail(["--live collects its own snapshot: drop --snapshot/--configs"])
@@ -224,12 +225,12 @@ def check(
         snapshot = _collect_first(fabric, live_opts, limit or [])
     files = _named_files(files or [])
     if files and not _touches(fabric, configs, snapshot, files):
-        typer.echo(
+        echo(
             f"nothing of {fabric}'s checked inputs among the {len(files)} file(s) named: "
             "not checked",
             err=True,
         )
-        raise typer.Exit(0)
+        raise exit_with(0)
     opts = CheckOptions(
         files=files or None,
         fabric_dir=fabric,
@@ -261,7 +262,7 @@ def check(
         from fabriclint.suppress import baseline_text
 
         _emit(baseline_text(result.report.findings), write_baseline)
-    raise typer.Exit(int(result.exit_code))
+    raise exit_with(int(result.exit_code))
 
 
 @dataclass(frozen=True)
@@ -386,7 +387,7 @@ def _statistics(result: CheckResult, formats: list[Format], outputs: list[Path])
         show_failures(result.failures[-1:])
         return
     to_stdout = [f for i, f in enumerate(formats) if i >= len(outputs) or str(outputs[i]) == "-"]
-    typer.echo(text, nl=False, err=bool(to_stdout) and to_stdout != ["text"])
+    echo(text, nl=False, err=bool(to_stdout) and to_stdout != ["text"])
 
 
 def render_all(result: CheckResult, formats: list[Format], outputs: list[Path], view: View) -> None:
@@ -436,9 +437,9 @@ def show_failures(failures: list[Failure]) -> None:
     from fabriclint.cli.errors import debugging
 
     for failure in failures:
-        typer.echo(f"internal error: {failure.where}: {failure.error}", err=True)
+        echo(f"internal error: {failure.where}: {failure.error}", err=True)
         if debugging():
-            typer.echo(failure.trace, err=True)
+            echo(failure.trace, err=True)
 
 
 def _collect_first(fabric: Path, live: LiveOptions, limit: list[str]) -> str:

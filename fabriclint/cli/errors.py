@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import codecs
 import os
+import re
 import sys
 import traceback
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-import typer
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # only a type: keep `fabriclint --help` from importing ruamel and pydantic
     from fabriclint.loaders.yaml import Problem
@@ -51,7 +51,7 @@ def internal_error(exc: BaseException) -> int:
     if debugging():
         traceback.print_exception(exc, file=sys.stderr)
     message = " ".join(str(exc).split())[:300]
-    typer.echo(
+    echo(
         f"fabriclint: internal error: {type(exc).__name__}: {message}\n"
         "the result is incomplete (exit 3); rerun with --debug for the traceback, "
         "and please report it",
@@ -60,11 +60,64 @@ def internal_error(exc: BaseException) -> int:
     return INCOMPLETE_EXIT
 
 
-def fail(problems: Iterable[Problem | str]) -> typer.Exit:
-    """Print each problem on stderr and return the Exit(2) to raise."""
+def fail(problems: Iterable[Problem | str]) -> BaseException:
+    """Print each problem on stderr and return the exit 2 to raise (see `exit_with`)."""
     for problem in problems:
-        typer.echo(f"error: {problem}" if isinstance(problem, str) else str(problem), err=True)
-    return typer.Exit(USAGE_EXIT)
+        echo(f"error: {problem}" if isinstance(problem, str) else str(problem), err=True)
+    return exit_with(USAGE_EXIT)
+
+
+def exit_with(code: int) -> BaseException:
+    """The exception that ends a command with exit `code`: typer's Exit under typer (every
+    command it runs, and CliRunner in the tests), SystemExit in a plain `check`, which runs
+    without typer (cli/fast.py) unless something imported it."""
+    typer: Any = sys.modules.get("typer")
+    return typer.Exit(code) if typer is not None else SystemExit(code)
+
+
+_ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
+"""The escape sequences click's echo removes from output that is not a terminal."""
+
+
+def echo(message: str, nl: bool = True, err: bool = False) -> None:
+    """`typer.echo(message, nl=nl, err=err)`: typer's own once typer is loaded; before it (a
+    plain `check`) the same here, for a text stream with a real encoding off Windows: the
+    newline, escape sequences dropped when the stream is not a terminal, a flush. Anything else
+    (no or an ASCII encoding, a binary or missing stream, Windows, Jupyter) goes to typer."""
+    stream = sys.stderr if err else sys.stdout
+    if "typer" in sys.modules or not _plain_stream(stream):
+        import typer
+
+        typer.echo(message, nl=nl, err=err)
+        return
+    out = message + "\n" if nl else message
+    if out:
+        stream.write(out if _isatty(stream) else _ANSI.sub("", out))
+    stream.flush()
+
+
+def _plain_stream(stream: Any) -> bool:
+    """A stream click's echo writes to as it is, with nothing to convert or wrap."""
+    encoding = getattr(stream, "encoding", None)
+    if stream is None or sys.platform.startswith("win") or not isinstance(encoding, str):
+        return False
+    try:
+        ascii_only = codecs.lookup(encoding).name == "ascii"
+    except LookupError:
+        return False
+    return (
+        not ascii_only
+        and getattr(stream, "errors", None) is not None
+        and not type(stream).__module__.startswith("ipykernel.")
+    )
+
+
+def _isatty(stream: Any) -> bool:
+    """click's isatty: False for a stream that cannot tell."""
+    try:
+        return bool(stream.isatty())
+    except Exception:
+        return False
 
 
 def emit(text: str, target: Path | None, announce: str | None = "wrote") -> None:
@@ -73,14 +126,14 @@ def emit(text: str, target: Path | None, announce: str | None = "wrote") -> None
     from fabriclint.snapshot import atomic_write
 
     if target is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
         return
     try:
         atomic_write(target, text)
     except OSError as exc:
         raise fail([f"{target}: cannot write: {exc.strerror or exc}"]) from None
     if announce:
-        typer.echo(f"{announce} {target}", err=True)
+        echo(f"{announce} {target}", err=True)
 
 
 def split_codes(values: list[str] | None) -> list[str]:

@@ -189,9 +189,9 @@ def _count(value: str) -> int | None:
 
 
 def _invoke(check: Any, debug: bool, values: dict[str, Any]) -> None:
-    """Call `check` as typer's standalone mode would, with the root options' work first."""
-    import typer
-
+    """Call `check` as typer's standalone mode would, with the root options' work first. typer
+    is not imported for it: `check` ends with SystemExit (cli/errors.exit_with), or typer's
+    Exit when something it used imported typer."""
     from fabriclint.cli.errors import begin, internal_error
 
     try:
@@ -199,15 +199,16 @@ def _invoke(check: Any, debug: bool, values: dict[str, Any]) -> None:
             begin(debug)
             check(**values)
         except KeyboardInterrupt:
-            raise typer.Exit(130) from None
+            sys.exit(130)
         except OSError as exc:
             if exc.errno != errno.EPIPE:
                 raise
             # a closed pipe (| head): typer exits 1 and says nothing; the flush at exit must not
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except Exception as exc:  # a bug, not bad input: as cli/app.main
-        sys.exit(internal_error(exc))
+    except Exception as exc:
+        typer: Any = sys.modules.get("typer")
+        if typer is not None and isinstance(exc, typer.Exit):
+            sys.exit(exc.exit_code)
+        sys.exit(internal_error(exc))  # a bug, not bad input: as cli/app.main
     sys.exit(0)

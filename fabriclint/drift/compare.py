@@ -1,7 +1,7 @@
 """Compare a device's actual settings with its rendered intent, object by object.
 
-Plain equality (with tolerance) decides; deepdiff is only handed the values that differ, to
-explain how they differ (docs/architecture.md: deepdiff of whole trees is far too slow at fabric scale).
+Plain equality (with tolerance) decides; only the values that differ are explained (drift/explain.py,
+DeepDiff's words; docs/architecture.md: deepdiff of whole trees is far too slow at fabric scale).
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from fabriclint.drift.explain import explain
 from fabriclint.intent.render import Expected, Rendered
 from fabriclint.models.common import Source, source_at
 from fabriclint.models.ib import InfinibandState, Partition
@@ -234,52 +235,6 @@ def owner_source(
     return next((s for s in found if s is not None and s.line), None)
 
 
-def _explain(expected: Any, actual: Any) -> str:
-    if not isinstance(expected, list | dict) or not isinstance(actual, list | dict):
-        return ""
-    found = _one_sided(expected, actual)
-    if found is not None:
-        added, removed = found
-    else:
-        from deepdiff import DeepDiff  # heavy import (~0.1 s): only when items may pair up
-
-        try:
-            diff = DeepDiff(expected, actual, ignore_order=True)
-        except OverflowError:  # it hashes numbers as floats: 10**400 has none; the drift stands
-            return ""
-        added = [v for k, v in diff.get("iterable_item_added", {}).items()]
-        removed = [v for k, v in diff.get("iterable_item_removed", {}).items()]
-    parts = []
-    if added:
-        parts.append(f"added {sorted(added)}")
-    if removed:
-        parts.append(f"removed {sorted(removed)}")
-    return ", ".join(parts)
-
-
-_EXACT = 2**53
-"""Integers DeepDiff's float-based hashing tells apart (a larger one goes to DeepDiff itself)."""
-
-
-def _plain(items: list[Any]) -> bool:
-    return all(type(v) is str or (type(v) is int and -_EXACT < v < _EXACT) for v in items)
-
-
-def _one_sided(expected: Any, actual: Any) -> tuple[list[Any], list[Any]] | None:
-    """(added, removed) as DeepDiff(ignore_order=True) reports them, for two lists of plain
-    ints/strings where only one side has items the other lacks (nothing to pair up as a
-    changed value, repetitions not reported); None for any other case (DeepDiff decides)."""
-    if not isinstance(expected, list) or not isinstance(actual, list):
-        return None
-    if not (_plain(expected) and _plain(actual)):
-        return None
-    want = {(type(v), v) for v in expected}
-    have = {(type(v), v) for v in actual}
-    added = list(dict.fromkeys(v for v in actual if (type(v), v) not in want))
-    removed = list(dict.fromkeys(v for v in expected if (type(v), v) not in have))
-    return (added, removed) if not (added and removed) else None
-
-
 def compare(state: DeviceState, rendered: Rendered, roce_dscp: int | None) -> list[Drift]:
     """Every rendered setting that the device lacks or has differently."""
     drifts: list[Drift] = []
@@ -337,7 +292,7 @@ def _compare_one(
             label=exp.label,
             source=source,
             missing=actual is None,
-            explanation=_explain(exp.value, actual) if actual is not None else "",
+            explanation=explain(exp.value, actual) if actual is not None else "",
             comparable=comparable,
         )
     ]

@@ -8,17 +8,13 @@ import types
 import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.constructor import RoundTripConstructor
-from ruamel.yaml.error import MarkedYAMLError
-from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
 
 from fabriclint.bounded import yaml_limit_error
 from fabriclint.fastyaml import (
+    core_int,
     fast_loader,
     yaml_compose,
     yaml_load,
@@ -26,6 +22,10 @@ from fabriclint.fastyaml import (
 from fabriclint.fastyaml import (
     has_duplicate_keys as _has_duplicate_keys,
 )
+
+if TYPE_CHECKING:  # ruamel (~0.04 s to import) reads only what libyaml cannot, see YamlDoc
+    from ruamel.yaml import YAML
+    from ruamel.yaml.nodes import Node
 
 Loc = tuple[str | int, ...]
 M = TypeVar("M", bound=BaseModel)
@@ -49,6 +49,9 @@ Positions = dict[Loc, tuple[int, int]]
 
 
 def _plain(node: Any, loc: Loc, lines: Positions, values: Positions) -> Any:
+    """ruamel's round-trip data as plain data, noting where each key, value and item is."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     if isinstance(node, CommentedMap):
         out: dict[Any, Any] = {}
         for raw_key, value in node.items():
@@ -70,6 +73,8 @@ def _plain(node: Any, loc: Loc, lines: Positions, values: Positions) -> Any:
 
 
 def _duplicates(node: Node | None, file: str) -> list[Problem]:
+    from ruamel.yaml.nodes import MappingNode, SequenceNode
+
     found: list[Problem] = []
     if isinstance(node, MappingNode):
         seen: dict[Any, int] = {}
@@ -89,28 +94,57 @@ def _duplicates(node: Node | None, file: str) -> list[Problem]:
     return found
 
 
-class _Constructor(RoundTripConstructor):
-    """ruamel's round-trip constructor, but timestamps stay strings, as on the libyaml path (a
-    date field is parsed by pydantic, which reports `2026-13-45` as a located problem)."""
-
-
-_Constructor.add_constructor("tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str)
-
-
 def _ruamel() -> YAML:
-    """A round-trip (position-keeping) reader that keeps duplicate keys for us to report."""
+    """A round-trip (position-keeping) reader that keeps duplicate keys for us to report, and
+    timestamps as strings, as on the libyaml path (a date field is parsed by pydantic, which
+    reports `2026-13-45` as a located problem)."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import RoundTripConstructor
+
+    class _Constructor(RoundTripConstructor):
+        """ruamel's round-trip constructor; timestamps stay strings."""
+
+    _Constructor.add_constructor(
+        "tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str
+    )
     yaml = YAML(typ="rt")
     yaml.Constructor = _Constructor
     yaml.allow_duplicate_keys = True
     return yaml
 
 
+@dataclass
+class Index:
+    """Where each key, value and sequence item of a document is (1-based line, column)."""
+
+    lines: Positions
+    """Each key's position, and each sequence item's."""
+    values: Positions
+    """Each mapping value's position."""
+    unsure: frozenset[Loc] = frozenset()
+    """Empty values and items (`key:` with nothing after it): libyaml places one at the end of
+    its `:` or `-`, ruamel at the next token; their positions are left to ruamel."""
+
+    def find(self, loc: Loc, value: bool) -> tuple[int, int] | None:
+        """The position of `loc` (its value when asked) or of its deepest known prefix; None
+        when the answer would be an unsure position."""
+        if value and loc in self.values:
+            return self.values[loc]
+        if value and loc in self.unsure:
+            return None
+        for end in range(len(loc), -1, -1):
+            found = self.lines.get(loc[:end])
+            if found is not None:
+                return found
+            if loc[:end] in self.unsure:
+                return None
+        return (1, 1)
+
+
 class YamlDoc:
     """A loaded YAML document: plain data, plus where each key and item is (built on demand)."""
 
-    def __init__(
-        self, file: str, data: Any, text: str, index: tuple[Positions, Positions] | None = None
-    ):
+    def __init__(self, file: str, data: Any, text: str, index: Index | None = None):
         self.file = file
         self.data = data
         self._text = text
@@ -121,25 +155,20 @@ class YamlDoc:
         """The text the document was loaded from (inline suppressions are read from it)."""
         return self._text
 
-    def _positions(self) -> tuple[Positions, Positions]:
-        if self._index is None:  # the fast loader kept no positions: re-read with ruamel once
-            yaml = _ruamel()
-            lines: Positions = {(): (1, 1)}
-            values: Positions = {}
-            _plain(yaml.load(self._text), (), lines, values)
-            self._index = (lines, values)
-        return self._index
-
     def where(self, loc: Loc, value: bool = False) -> tuple[int, int]:
-        """1-based (line, col) of the deepest known prefix of `loc` (its value when asked)."""
-        lines, values = self._positions()
-        if value and loc in values:
-            return values[loc]
-        for end in range(len(loc), -1, -1):
-            found = lines.get(loc[:end])
-            if found is not None:
-                return found
-        return (1, 1)
+        """1-based (line, col) of the deepest known prefix of `loc` (its value when asked).
+
+        The fast loader keeps no positions: they are read from libyaml's node tree on the
+        first question (the same positions as ruamel's round-trip loader gives, a twentieth of
+        its cost and no ruamel import), and from ruamel once libyaml's cannot answer.
+        """
+        if self._index is None:
+            self._index = node_index(self._text) or ruamel_index(self._text)
+        found = self._index.find(loc, value)
+        if found is None:
+            self._index = ruamel_index(self._text)
+            found = self._index.find(loc, value)
+        return found or (1, 1)
 
     def problem(self, loc: Loc, message: str, code: str = "INV001", value: bool = False) -> Problem:
         """A Problem located at `loc` (at its value rather than its key when `value`)."""
@@ -147,12 +176,89 @@ class YamlDoc:
         return Problem(self.file, line, col, message, code)
 
 
+def ruamel_index(text: str) -> Index:
+    """Where each key, value and item of `text` is, as ruamel's round-trip loader keeps them."""
+    lines: Positions = {(): (1, 1)}
+    values: Positions = {}
+    _plain(_ruamel().load(text), (), lines, values)
+    return Index(lines, values)
+
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_OTHER_BREAKS = ("\x85", "\u2028", "\u2029")
+"""Line breaks of YAML 1.1 (libyaml's marks count them) that YAML 1.2 (ruamel) reads as text."""
+
+
+def node_index(text: str) -> Index | None:
+    """The positions ruamel gives (`ruamel_index`), from libyaml's node tree: each key at its
+    key node's start, each value and item at its node's start, as ruamel's round-trip
+    constructor records them. None where the two could differ throughout: no libyaml, merge
+    keys (ruamel gives merged keys no position), keys that are not plain strings or integers,
+    duplicate keys, YAML 1.1-only line breaks."""
+    loader = fast_loader()
+    if loader is None or any(c in text for c in _OTHER_BREAKS):
+        return None
+    try:
+        node = yaml_compose(text, loader)
+    except Exception:  # not what the fast load read: ruamel decides
+        return None
+    index = Index({(): (1, 1)}, {})
+    unsure: set[Loc] = set()
+    if node is not None and (_has_duplicate_keys(node) or not _walk(node, (), index, unsure)):
+        return None
+    index.unsure = frozenset(unsure)
+    return index
+
+
+def _walk(node: Any, loc: Loc, index: Index, unsure: set[Loc]) -> bool:
+    """Record the positions under `node`; False at a key this walk cannot name as ruamel does."""
+    if node.id == "sequence":
+        for number, item in enumerate(node.value):
+            here = (*loc, number)
+            if _empty(item):
+                unsure.add(here)
+            else:
+                index.lines[here] = (item.start_mark.line + 1, item.start_mark.column + 1)
+            if not _walk(item, here, index, unsure):
+                return False
+    elif node.id == "mapping":
+        for key_node, value_node in node.value:
+            key = _key(key_node)
+            if key is None:
+                return False
+            here = (*loc, key)
+            index.lines[here] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            if _empty(value_node):
+                unsure.add(here)
+            else:
+                mark = value_node.start_mark
+                index.values[here] = (mark.line + 1, mark.column + 1)
+            if not _walk(value_node, here, index, unsure):
+                return False
+    return True
+
+
+def _empty(node: Any) -> bool:
+    """A scalar with no text at all (no tag or anchor either): where it is depends on the parser."""
+    return bool(node.id == "scalar" and node.start_mark.index == node.end_mark.index)
+
+
+def _key(node: Any) -> str | int | None:
+    """A mapping key as the loaders construct it: a string or an integer, else None."""
+    if node.id != "scalar" or _empty(node):
+        return None
+    if node.tag == _STR:
+        return str(node.value)
+    return core_int(node.value) if node.tag == _INT else None
+
+
 def _fast_load(text: str) -> Any:
     """Load with libyaml under YAML 1.2 core-schema scalars; None when it cannot be used.
 
     ruamel's round-trip loader keeps positions but costs ~8 us a line (2.6 s for a 4,000-device
     inventory); libyaml is 7x faster. Positions are only needed when something is wrong, and
-    then the document is re-read with ruamel (see YamlDoc._positions).
+    then they are read from libyaml's node tree (see YamlDoc.where).
     """
     loader = fast_loader()
     if loader is None:
@@ -186,6 +292,8 @@ def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
         data = None
     if data is not None:
         return YamlDoc(display, data, text), []
+    from ruamel.yaml.error import MarkedYAMLError
+
     yaml = _ruamel()
     try:
         problems = _duplicates(yaml.compose(text), display)
@@ -198,7 +306,7 @@ def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
     lines: Positions = {(): (1, 1)}
     values: Positions = {}
     plain = _plain(loaded, (), lines, values)
-    return YamlDoc(display, plain, text, (lines, values)), problems
+    return YamlDoc(display, plain, text, Index(lines, values)), problems
 
 
 def _model_of(annotation: Any) -> type[BaseModel] | None:
