@@ -114,7 +114,6 @@ class Lab:
 
     def start(self) -> None:
         """Listen for every device (returns when all ports are open)."""
-        _share_line_editor_tables()
         self._thread.start()
         future = asyncio.run_coroutine_threadsafe(self._start_all(), self._loop)
         try:
@@ -166,6 +165,7 @@ class Lab:
             "server_factory": lambda: _Server(self, device),
             "process_factory": lambda process: serve_session(self, device, process),
             "server_host_keys": [self._host_key],
+            "line_editor": False,  # the session echoes (lab/session.py)
             "backlog": 512,
         }
         if device.fault.legacy_ssh:
@@ -210,34 +210,6 @@ class Lab:
     def env(self) -> dict[str, str]:
         """The environment variables the overlay's credentials name."""
         return {USER_ENV: self.username, PASSWORD_ENV: self.password}
-
-
-_PRINTABLE: dict[frozenset[str], Any] = {}
-
-
-def _share_line_editor_tables() -> None:
-    """Build asyncssh's line-editor table once per key set, not once per session.
-
-    Every shell session's line editor compiles a regex of the printable characters by testing
-    each of the first 65,536 code points (~50 ms of CPU): with hundreds of sessions at once it
-    was most of the lab's CPU, and the lab (one event loop) answered late. The table depends
-    only on the keys bound, which are the same for every session; the original method still
-    builds it the first time (and whenever a session binds other keys).
-    """
-    editor = getattr(getattr(asyncssh, "editor", None), "SSHLineEditor", None)
-    build = getattr(editor, "_build_printable", None)
-    if editor is None or build is None or getattr(build, "shared", False):
-        return
-
-    def shared(self: Any) -> None:
-        key = frozenset(self._keymap.keys())
-        if key not in _PRINTABLE:
-            build(self)
-            _PRINTABLE[key] = self._printable
-        self._printable = _PRINTABLE[key]
-
-    shared.shared = True  # type: ignore[attr-defined]
-    editor._build_printable = shared
 
 
 async def _silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
