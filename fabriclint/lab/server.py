@@ -29,6 +29,8 @@ USER_ENV = "FABRICLINT_LAB_USER"
 PASSWORD_ENV = "FABRICLINT_LAB_PASSWORD"
 LEGACY_KEX = ("diffie-hellman-group1-sha1", "diffie-hellman-group14-sha1")
 START_TIMEOUT = 60.0
+MSG_IGNORE = 2
+"""SSH_MSG_IGNORE (RFC 4253 section 11.2)."""
 
 
 @dataclass
@@ -114,6 +116,7 @@ class Lab:
 
     def start(self) -> None:
         """Listen for every device (returns when all ports are open)."""
+        _no_ignore_packets()
         self._thread.start()
         future = asyncio.run_coroutine_threadsafe(self._start_all(), self._loop)
         try:
@@ -210,6 +213,29 @@ class Lab:
     def env(self) -> dict[str, str]:
         """The environment variables the overlay's credentials name."""
         return {USER_ENV: self.username, PASSWORD_ENV: self.password}
+
+
+def _no_ignore_packets() -> None:
+    """Stop asyncssh from sending an empty SSH_MSG_IGNORE before every packet once encrypted.
+
+    asyncssh inserts one ahead of each packet after the key exchange (a countermeasure for CBC
+    ciphers, RFC 4251 section 9.3.1; the lab negotiates AES-GCM or ChaCha20-Poly1305, where it
+    protects nothing). Real devices' SSH servers (OpenSSH, the switches' own) do not: it doubled
+    the packets a client of the lab decrypts and the lab encrypts, about half of every
+    session's packets. That insertion is asyncssh's only use of MSG_IGNORE; the lab sends no
+    other, so dropping every one of them drops exactly those.
+    """
+    connection = asyncssh.connection.SSHConnection
+    send = connection.send_packet
+    if getattr(send, "without_ignore", False):
+        return
+
+    def send_packet(self: Any, pkttype: int, *args: bytes, handler: Any = None) -> None:
+        if pkttype != MSG_IGNORE:
+            send(self, pkttype, *args, handler=handler)
+
+    send_packet.without_ignore = True  # type: ignore[attr-defined]
+    connection.send_packet = send_packet  # type: ignore[method-assign]
 
 
 async def _silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
