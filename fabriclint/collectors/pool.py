@@ -56,13 +56,72 @@ Listener = Callable[[str, str, DeviceResult | None], None]
 """(event 'start' | 'done', device name, result when done)."""
 
 
-def _worker(job: Job, done: queue.Queue[tuple[str, DeviceResult]]) -> None:
+def _outcome(job: Job) -> DeviceResult:
+    """Run `job` on this thread (named after its device); never raises."""
+    threading.current_thread().name = job.name
     try:
-        result = job.run(job.aborted)
+        return job.run(job.aborted)
     except BaseException as exc:  # a bug in a job must not kill the run
         reason = f"internal error: {type(exc).__name__}"
-        result = DeviceResult(job.name, job.platform, "command-failed", reason)
-    done.put((job.name, result))
+        return DeviceResult(job.name, job.platform, "command-failed", reason)
+
+
+IDLE = 2.0
+"""Seconds a worker thread with nothing to do waits for another job before it ends."""
+
+
+class _Threads:
+    """Worker threads kept from one job to the next.
+
+    A thread started per device cost its start (and the pool's thread waited in
+    `Thread.start` for the new thread to get the interpreter lock, with every session
+    competing for it: no other device started meanwhile). A thread that finishes a job takes
+    the next one; a new thread is started only when none is idle. A job that hangs keeps its
+    thread (the pool gives its slot away, as before), and idle threads end after IDLE seconds
+    or when the run is over.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Job, queue.Queue[tuple[str, DeviceResult]]] | None]
+        self._jobs = queue.SimpleQueue()
+        self._idle = 0
+        self._lock = threading.Lock()
+
+    def run(self, job: Job, done: queue.Queue[tuple[str, DeviceResult]]) -> None:
+        """Run `job` on an idle thread, or a new one; its result goes to `done`."""
+        with self._lock:
+            spawn = self._idle == 0
+            if not spawn:
+                self._idle -= 1  # that thread is taken
+            self._jobs.put((job, done))
+        if spawn:
+            threading.Thread(target=self._loop, name=job.name, daemon=True).start()
+
+    def close(self) -> None:
+        """Let every idle thread end now (busy ones end when idle for IDLE seconds)."""
+        with self._lock:
+            for _ in range(self._idle):
+                self._jobs.put(None)
+            self._idle = 0
+
+    def _loop(self) -> None:
+        while (item := self._take()) is not None:
+            job, done = item
+            result = _outcome(job)
+            with self._lock:  # idle before the pool hears of the result and starts another
+                self._idle += 1
+            done.put((job.name, result))
+
+    def _take(self) -> tuple[Job, queue.Queue[tuple[str, DeviceResult]]] | None:
+        """The next job for this thread, or None when it should end."""
+        while True:
+            try:
+                return self._jobs.get(timeout=IDLE)
+            except queue.Empty:
+                with self._lock:
+                    if self._jobs.empty():  # nobody counted on this thread: end it
+                        self._idle -= 1
+                        return None
 
 
 Feed = Callable[[int], "list[Job] | None"]
@@ -86,13 +145,15 @@ def run_jobs(
     results: dict[str, DeviceResult] = {}
     done: queue.Queue[tuple[str, DeviceResult]] = queue.Queue()
     notify = listener or (lambda *_: None)
+    threads = _Threads()
     try:
         while pending or running or feed is not None:
             if feed is not None:
                 more = feed(max(0, max(1, workers) - len(running) - len(pending)))
                 feed = None if more is None else feed
                 pending.extend(more or [])
-            _start(pending, running, done, notify, (max(1, workers), max(1, per_endpoint)))
+            limits = (max(1, workers), max(1, per_endpoint))
+            _start(pending, running, (threads, done), notify, limits)
             if running:
                 _wait(done, running, results, notify, None if feed is None else FEED_POLL)
             elif feed is not None and not pending:
@@ -102,13 +163,15 @@ def run_jobs(
             slot.job.aborted.set()
             slot.job.abort()
         raise
+    finally:
+        threads.close()
     return results
 
 
 def _start(
     pending: deque[Job],
     running: dict[str, _Running],
-    done: queue.Queue[tuple[str, DeviceResult]],
+    runner: tuple[_Threads, queue.Queue[tuple[str, DeviceResult]]],
     notify: Listener,
     limits: tuple[int, int],
 ) -> None:
@@ -118,7 +181,7 @@ def _start(
     while len(running) < workers and (job := _next(pending, busy, per_endpoint)):
         running[job.name] = _Running(job, time.monotonic() + job.timeout)
         busy[job.endpoint] += 1
-        threading.Thread(target=_worker, args=(job, done), name=job.name, daemon=True).start()
+        runner[0].run(job, runner[1])
         notify("start", job.name, None)
 
 

@@ -23,7 +23,7 @@ from fabriclint.collectors.credentials import (
     prompt_missing,
     resolve_logins,
 )
-from fabriclint.collectors.device import Settings, preflight
+from fabriclint.collectors.device import Settings, planned_commands, preflight
 from fabriclint.collectors.limit import LimitError, select
 from fabriclint.collectors.overlay import Overlay, apply_overlay, load_overlay
 from fabriclint.collectors.pool import PER_ENDPOINT, Job, Listener, run_jobs
@@ -314,6 +314,7 @@ class _Plan:
     def collect(self, options: CollectOptions, listener: Listener) -> dict[str, DeviceResult]:
         """Collect every target, each result handed to `listener` as it arrives."""
         workers = options.workers or default_workers()
+        self.targets = longest_first(self.targets, self.settings)
         groups = len(endpoint_groups(self.targets))
         self.processes = min(processes_for(options, len(self.targets)), max(1, groups))
         if self.processes <= 1:
@@ -324,6 +325,16 @@ class _Plan:
 
     def _job(self, target: Target) -> Job:
         return device_job(self.collector, target, self.settings, self.scrub)
+
+
+def longest_first(targets: list[Target], settings: Settings) -> list[Target]:
+    """`targets` in the order they are started: the most planned commands first (inventory
+    order among equals). Started in inventory order, a fabric whose hosts come after its
+    switches ended on a last wave of hosts, the slowest devices, with most workers idle
+    (~0.5 s of 4.4 in the benchmark); longest first, the short ones fill in at the end. The
+    snapshot is the same whatever the order (its manifest is in inventory order)."""
+    size = {target.name: len(planned_commands(target, settings)) for target in targets}
+    return sorted(targets, key=lambda target: -size[target.name])
 
 
 def processes_for(options: CollectOptions, devices: int) -> int:
