@@ -70,58 +70,62 @@ IDLE = 2.0
 """Seconds a worker thread with nothing to do waits for another job before it ends."""
 
 
+Work = tuple[Job, "queue.Queue[tuple[str, DeviceResult]]"]
+"""A job and the queue its result goes to."""
+
+
 class _Threads:
     """Worker threads kept from one job to the next.
 
     A thread started per device cost its start (and the pool's thread waited in
     `Thread.start` for the new thread to get the interpreter lock, with every session
-    competing for it: no other device started meanwhile). A thread that finishes a job takes
-    the next one; a new thread is started only when none is idle. A job that hangs keeps its
-    thread (the pool gives its slot away, as before), and idle threads end after IDLE seconds
-    or when the run is over.
+    competing for it: no other device started meanwhile). A thread that finishes a job waits
+    for the next one on its own hand-off queue; a new thread is started only when none is
+    idle. An idle thread is taken off the idle list by the one call that hands it a job, so
+    each hand-off reaches exactly one thread. A job that hangs keeps its thread (the pool gives
+    its slot away, as before); idle threads end after IDLE seconds or when the run is over.
     """
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[tuple[Job, queue.Queue[tuple[str, DeviceResult]]] | None]
-        self._jobs = queue.SimpleQueue()
-        self._idle = 0
+        self._idle: list[queue.SimpleQueue[Work | None]] = []
         self._lock = threading.Lock()
 
     def run(self, job: Job, done: queue.Queue[tuple[str, DeviceResult]]) -> None:
         """Run `job` on an idle thread, or a new one; its result goes to `done`."""
         with self._lock:
-            spawn = self._idle == 0
-            if not spawn:
-                self._idle -= 1  # that thread is taken
-            self._jobs.put((job, done))
-        if spawn:
-            threading.Thread(target=self._loop, name=job.name, daemon=True).start()
+            inbox = self._idle.pop() if self._idle else None
+        if inbox is not None:
+            inbox.put((job, done))
+            return
+        inbox = queue.SimpleQueue()
+        inbox.put((job, done))
+        threading.Thread(target=self._loop, args=(inbox,), name=job.name, daemon=True).start()
 
     def close(self) -> None:
         """Let every idle thread end now (busy ones end when idle for IDLE seconds)."""
         with self._lock:
-            for _ in range(self._idle):
-                self._jobs.put(None)
-            self._idle = 0
+            idle, self._idle = self._idle, []
+        for inbox in idle:
+            inbox.put(None)
 
-    def _loop(self) -> None:
-        while (item := self._take()) is not None:
-            job, done = item
+    def _loop(self, inbox: queue.SimpleQueue[Work | None]) -> None:
+        while (work := self._take(inbox)) is not None:
+            job, done = work
             result = _outcome(job)
             with self._lock:  # idle before the pool hears of the result and starts another
-                self._idle += 1
+                self._idle.append(inbox)
             done.put((job.name, result))
 
-    def _take(self) -> tuple[Job, queue.Queue[tuple[str, DeviceResult]]] | None:
+    def _take(self, inbox: queue.SimpleQueue[Work | None]) -> Work | None:
         """The next job for this thread, or None when it should end."""
-        while True:
-            try:
-                return self._jobs.get(timeout=IDLE)
-            except queue.Empty:
-                with self._lock:
-                    if self._jobs.empty():  # nobody counted on this thread: end it
-                        self._idle -= 1
-                        return None
+        try:
+            return inbox.get(timeout=IDLE)
+        except queue.Empty:
+            with self._lock:
+                if inbox in self._idle:  # nobody is handing this thread a job: end it
+                    self._idle.remove(inbox)
+                    return None
+            return inbox.get()  # taken off the idle list just now: its job is on the way
 
 
 Feed = Callable[[int], "list[Job] | None"]

@@ -68,3 +68,16 @@ def test_longest_plans_start_first_in_inventory_order_among_equals() -> None:
     ordered = [t.name for t in longest_first(targets, Settings())]
     # mlnx-host plans 10 commands, eos 6, junos 2
     assert ordered == ["gpu1", "gpu2", "sw1", "sw2", "spine1"]
+
+
+def test_no_job_is_lost_when_idle_threads_end_as_jobs_are_handed_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("fabriclint.collectors.pool.IDLE", 0.0005)  # threads end all the time
+    threads: list[int] = []
+    jobs = [_recording_job(f"d{i}", threads, 0.001 * (i % 3)) for i in range(300)]
+    started = time.monotonic()
+    results = run_jobs(jobs, workers=8)
+    assert len(results) == 300
+    assert all(r.status == "ok" for r in results.values())
+    assert time.monotonic() - started < 20  # a lost hand-off would wait for the job's timeout
