@@ -303,7 +303,9 @@ class Alarms:
 
     def _run(self) -> None:
         while (action := self._next()) is not None:
-            action()
+            # one failing action must not end the thread the other limits depend on
+            with contextlib.suppress(Exception):
+                action()
 
     def _next(self) -> Callable[[], None] | None:
         """The next action due (waiting for it), or None when nothing is armed any more."""

@@ -61,3 +61,15 @@ def test_paramiko_handshake_limit_still_expires_without_a_timer_thread() -> None
     finally:
         left.close()
         right.close()
+
+
+def test_an_action_that_raises_does_not_stop_the_others() -> None:
+    alarms = Alarms()
+    fired = threading.Event()
+
+    def broken() -> None:
+        raise RuntimeError("a bug in one action")
+
+    alarms.start(0.01, broken)
+    alarms.start(0.05, fired.set)
+    assert fired.wait(5)
