@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import heapq
 import importlib
+import itertools
 import logging
 import socket
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -154,9 +157,7 @@ class NetmikoCollector:
             cut.set()
             self.abort(target)
 
-        watchdog = threading.Timer(timeouts.connect, expire)
-        watchdog.daemon = True
-        watchdog.start()
+        watchdog = ALARMS.start(timeouts.connect, expire)
         error: CollectError | None = None
         shell: ShellChannel | None = None
         try:
@@ -232,13 +233,99 @@ def _aead_first(sock: Any, **kwargs: Any) -> Any:
     """A paramiko Transport that offers AES-GCM before its other ciphers (same set, same
     checks: only the order changes). With a CTR cipher and an HMAC, paramiko compares every
     packet's MAC in a Python loop: 40 % of its transport thread's CPU in the lab benchmark.
-    A device without AES-GCM (OpenSSH has had it since 6.2) gets the usual CTR cipher."""
+    A device without AES-GCM (OpenSSH has had it since 6.2) gets the usual CTR cipher.
+    Its handshake time limit runs on `ALARMS` (`_handshake_on`)."""
     paramiko = importlib.import_module("paramiko")
     transport = paramiko.Transport(sock, **kwargs)
     options = transport.get_security_options()
     aead = tuple(name for name in options.ciphers if name.endswith("-gcm@openssh.com"))
     options.ciphers = aead + tuple(name for name in options.ciphers if name not in aead)
+    _handshake_on(transport.packetizer)
     return transport
+
+
+def _handshake_on(packetizer: Any) -> None:
+    """paramiko's handshake time limit (`Transport.handshake_timeout`) on the shared alarm
+    thread instead of a `threading.Timer` of its own: the same limit and the same effect (the
+    flag `read_timer` sets, which its reads check), without a thread started per connection,
+    and `complete_handshake`, which paramiko calls after every packet, cancels it once."""
+    mangled = "_Packetizer__timer"  # the timer start_handshake sets and complete_handshake cancels
+    if not hasattr(packetizer, mangled):  # another paramiko: keep its own timer
+        return
+
+    def start_handshake(timeout: float) -> None:
+        if not getattr(packetizer, mangled):
+            setattr(packetizer, mangled, ALARMS.start(float(timeout), packetizer.read_timer))
+
+    packetizer.start_handshake = start_handshake
+
+
+class Alarm:
+    """One armed alarm of `Alarms`; `cancel` may be called any number of times."""
+
+    def __init__(self, alarms: Alarms, entry: list[Any]) -> None:
+        self._alarms = alarms
+        self._entry = entry
+
+    def cancel(self) -> None:
+        """The action will not run (unless it already has)."""
+        if self._entry[2] is not None:
+            self._alarms.cancel(self._entry)
+
+
+class Alarms:
+    """Actions to run after a delay, all on one thread (started when one is armed, ended when
+    none is left): a login's time limit and paramiko's handshake limit were each a
+    `threading.Timer`, two threads started per device on top of its session's own."""
+
+    def __init__(self) -> None:
+        self._wake = threading.Condition()
+        self._heap: list[list[Any]] = []  # [when, order, action or None when cancelled]
+        self._order = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def start(self, seconds: float, action: Callable[[], None]) -> Alarm:
+        """Run `action` (which must not raise) in `seconds`, unless cancelled first."""
+        entry = [time.monotonic() + seconds, next(self._order), action]
+        with self._wake:
+            heapq.heappush(self._heap, entry)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="alarms", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+        return Alarm(self, entry)
+
+    def cancel(self, entry: list[Any]) -> None:
+        """Drop `entry` (an Alarm's): its action will not run."""
+        with self._wake:
+            entry[2] = None
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while (action := self._next()) is not None:
+            # one failing action must not end the thread the other limits depend on
+            with contextlib.suppress(Exception):
+                action()
+
+    def _next(self) -> Callable[[], None] | None:
+        """The next action due (waiting for it), or None when nothing is armed any more."""
+        with self._wake:
+            while True:
+                while self._heap and self._heap[0][2] is None:
+                    heapq.heappop(self._heap)
+                if not self._heap:
+                    self._thread = None
+                    return None
+                when, _, action = self._heap[0]
+                left = when - time.monotonic()
+                if left <= 0:
+                    heapq.heappop(self._heap)
+                    return action  # type: ignore[no-any-return]
+                self._wake.wait(left)
+
+
+ALARMS = Alarms()
+"""This process's alarms (every collector's logins and handshakes)."""
 
 
 class KnownHosts:

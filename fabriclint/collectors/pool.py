@@ -56,13 +56,76 @@ Listener = Callable[[str, str, DeviceResult | None], None]
 """(event 'start' | 'done', device name, result when done)."""
 
 
-def _worker(job: Job, done: queue.Queue[tuple[str, DeviceResult]]) -> None:
+def _outcome(job: Job) -> DeviceResult:
+    """Run `job` on this thread (named after its device); never raises."""
+    threading.current_thread().name = job.name
     try:
-        result = job.run(job.aborted)
+        return job.run(job.aborted)
     except BaseException as exc:  # a bug in a job must not kill the run
         reason = f"internal error: {type(exc).__name__}"
-        result = DeviceResult(job.name, job.platform, "command-failed", reason)
-    done.put((job.name, result))
+        return DeviceResult(job.name, job.platform, "command-failed", reason)
+
+
+IDLE = 2.0
+"""Seconds a worker thread with nothing to do waits for another job before it ends."""
+
+
+Work = tuple[Job, "queue.Queue[tuple[str, DeviceResult]]"]
+"""A job and the queue its result goes to."""
+
+
+class _Threads:
+    """Worker threads kept from one job to the next.
+
+    A thread started per device cost its start (and the pool's thread waited in
+    `Thread.start` for the new thread to get the interpreter lock, with every session
+    competing for it: no other device started meanwhile). A thread that finishes a job waits
+    for the next one on its own hand-off queue; a new thread is started only when none is
+    idle. An idle thread is taken off the idle list by the one call that hands it a job, so
+    each hand-off reaches exactly one thread. A job that hangs keeps its thread (the pool gives
+    its slot away, as before); idle threads end after IDLE seconds or when the run is over.
+    """
+
+    def __init__(self) -> None:
+        self._idle: list[queue.SimpleQueue[Work | None]] = []
+        self._lock = threading.Lock()
+
+    def run(self, job: Job, done: queue.Queue[tuple[str, DeviceResult]]) -> None:
+        """Run `job` on an idle thread, or a new one; its result goes to `done`."""
+        with self._lock:
+            inbox = self._idle.pop() if self._idle else None
+        if inbox is not None:
+            inbox.put((job, done))
+            return
+        inbox = queue.SimpleQueue()
+        inbox.put((job, done))
+        threading.Thread(target=self._loop, args=(inbox,), name=job.name, daemon=True).start()
+
+    def close(self) -> None:
+        """Let every idle thread end now (busy ones end when idle for IDLE seconds)."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for inbox in idle:
+            inbox.put(None)
+
+    def _loop(self, inbox: queue.SimpleQueue[Work | None]) -> None:
+        while (work := self._take(inbox)) is not None:
+            job, done = work
+            result = _outcome(job)
+            with self._lock:  # idle before the pool hears of the result and starts another
+                self._idle.append(inbox)
+            done.put((job.name, result))
+
+    def _take(self, inbox: queue.SimpleQueue[Work | None]) -> Work | None:
+        """The next job for this thread, or None when it should end."""
+        try:
+            return inbox.get(timeout=IDLE)
+        except queue.Empty:
+            with self._lock:
+                if inbox in self._idle:  # nobody is handing this thread a job: end it
+                    self._idle.remove(inbox)
+                    return None
+            return inbox.get()  # taken off the idle list just now: its job is on the way
 
 
 Feed = Callable[[int], "list[Job] | None"]
@@ -86,13 +149,15 @@ def run_jobs(
     results: dict[str, DeviceResult] = {}
     done: queue.Queue[tuple[str, DeviceResult]] = queue.Queue()
     notify = listener or (lambda *_: None)
+    threads = _Threads()
     try:
         while pending or running or feed is not None:
             if feed is not None:
                 more = feed(max(0, max(1, workers) - len(running) - len(pending)))
                 feed = None if more is None else feed
                 pending.extend(more or [])
-            _start(pending, running, done, notify, (max(1, workers), max(1, per_endpoint)))
+            limits = (max(1, workers), max(1, per_endpoint))
+            _start(pending, running, (threads, done), notify, limits)
             if running:
                 _wait(done, running, results, notify, None if feed is None else FEED_POLL)
             elif feed is not None and not pending:
@@ -102,13 +167,15 @@ def run_jobs(
             slot.job.aborted.set()
             slot.job.abort()
         raise
+    finally:
+        threads.close()
     return results
 
 
 def _start(
     pending: deque[Job],
     running: dict[str, _Running],
-    done: queue.Queue[tuple[str, DeviceResult]],
+    runner: tuple[_Threads, queue.Queue[tuple[str, DeviceResult]]],
     notify: Listener,
     limits: tuple[int, int],
 ) -> None:
@@ -118,7 +185,7 @@ def _start(
     while len(running) < workers and (job := _next(pending, busy, per_endpoint)):
         running[job.name] = _Running(job, time.monotonic() + job.timeout)
         busy[job.endpoint] += 1
-        threading.Thread(target=_worker, args=(job, done), name=job.name, daemon=True).start()
+        runner[0].run(job, runner[1])
         notify("start", job.name, None)
 
 

@@ -23,7 +23,7 @@ from fabriclint.collectors.credentials import (
     prompt_missing,
     resolve_logins,
 )
-from fabriclint.collectors.device import Settings, preflight
+from fabriclint.collectors.device import Settings, planned_commands, preflight
 from fabriclint.collectors.limit import LimitError, select
 from fabriclint.collectors.overlay import Overlay, apply_overlay, load_overlay
 from fabriclint.collectors.pool import PER_ENDPOINT, Job, Listener, run_jobs
@@ -67,8 +67,8 @@ class CollectOptions:
     workers: int | None = None
     """Sessions at once in all (default `default_workers()`), split over the processes."""
     processes: int | None = None
-    """Collector processes (default: one per CPU, at most one per 100 devices); 1 = this
-    process only. Devices are handed out to them as they have room, whole endpoints at a time
+    """Collector processes (default: one per CPU, at most one per 100 devices, and one on a
+    machine with fewer than 3 CPUs: `shards.default_processes`); 1 = this process only. Devices are handed out to them as they have room, whole endpoints at a time
     (`collectors/shards.py`)."""
     per_endpoint: int = PER_ENDPOINT
     """Sessions at once to one endpoint (host:port): one device is collected by one session."""
@@ -314,6 +314,7 @@ class _Plan:
     def collect(self, options: CollectOptions, listener: Listener) -> dict[str, DeviceResult]:
         """Collect every target, each result handed to `listener` as it arrives."""
         workers = options.workers or default_workers()
+        self.targets = longest_first(self.targets, self.settings)
         groups = len(endpoint_groups(self.targets))
         self.processes = min(processes_for(options, len(self.targets)), max(1, groups))
         if self.processes <= 1:
@@ -326,9 +327,19 @@ class _Plan:
         return device_job(self.collector, target, self.settings, self.scrub)
 
 
+def longest_first(targets: list[Target], settings: Settings) -> list[Target]:
+    """`targets` in the order they are started: the most planned commands first (inventory
+    order among equals). Started in inventory order, a fabric whose hosts come after its
+    switches ended on a last wave of hosts, the slowest devices, with most workers idle
+    (~0.5 s of 4.4 in the benchmark); longest first, the short ones fill in at the end. The
+    snapshot is the same whatever the order (its manifest is in inventory order)."""
+    size = {target.name: len(planned_commands(target, settings)) for target in targets}
+    return sorted(targets, key=lambda target: -size[target.name])
+
+
 def processes_for(options: CollectOptions, devices: int) -> int:
-    """Collector processes of a run: `options.processes`, else one per CPU and per MIN_SHARD
-    devices; always one with an injected collector (it lives in this process)."""
+    """Collector processes of a run: `options.processes`, else `default_processes` (one per
+    CPU and per MIN_SHARD devices, one below MIN_CPUS CPUs); always one with an injected collector (it lives in this process)."""
     if options.collector is not None:
         return 1
     return max(1, options.processes or default_processes(devices))

@@ -29,6 +29,8 @@ USER_ENV = "FABRICLINT_LAB_USER"
 PASSWORD_ENV = "FABRICLINT_LAB_PASSWORD"
 LEGACY_KEX = ("diffie-hellman-group1-sha1", "diffie-hellman-group14-sha1")
 START_TIMEOUT = 60.0
+MSG_IGNORE = 2
+"""SSH_MSG_IGNORE (RFC 4253 section 11.2)."""
 
 
 @dataclass
@@ -114,7 +116,7 @@ class Lab:
 
     def start(self) -> None:
         """Listen for every device (returns when all ports are open)."""
-        _share_line_editor_tables()
+        _no_ignore_packets()
         self._thread.start()
         future = asyncio.run_coroutine_threadsafe(self._start_all(), self._loop)
         try:
@@ -166,6 +168,7 @@ class Lab:
             "server_factory": lambda: _Server(self, device),
             "process_factory": lambda process: serve_session(self, device, process),
             "server_host_keys": [self._host_key],
+            "line_editor": False,  # the session echoes (lab/session.py)
             "backlog": 512,
         }
         if device.fault.legacy_ssh:
@@ -212,32 +215,27 @@ class Lab:
         return {USER_ENV: self.username, PASSWORD_ENV: self.password}
 
 
-_PRINTABLE: dict[frozenset[str], Any] = {}
+def _no_ignore_packets() -> None:
+    """Stop asyncssh from sending an empty SSH_MSG_IGNORE before every packet once encrypted.
 
-
-def _share_line_editor_tables() -> None:
-    """Build asyncssh's line-editor table once per key set, not once per session.
-
-    Every shell session's line editor compiles a regex of the printable characters by testing
-    each of the first 65,536 code points (~50 ms of CPU): with hundreds of sessions at once it
-    was most of the lab's CPU, and the lab (one event loop) answered late. The table depends
-    only on the keys bound, which are the same for every session; the original method still
-    builds it the first time (and whenever a session binds other keys).
+    asyncssh inserts one ahead of each packet after the key exchange (a countermeasure for CBC
+    ciphers, RFC 4251 section 9.3.1; the lab negotiates AES-GCM or ChaCha20-Poly1305, where it
+    protects nothing). Real devices' SSH servers (OpenSSH, the switches' own) do not: it doubled
+    the packets a client of the lab decrypts and the lab encrypts, about half of every
+    session's packets. That insertion is asyncssh's only use of MSG_IGNORE; the lab sends no
+    other, so dropping every one of them drops exactly those.
     """
-    editor = getattr(getattr(asyncssh, "editor", None), "SSHLineEditor", None)
-    build = getattr(editor, "_build_printable", None)
-    if editor is None or build is None or getattr(build, "shared", False):
+    connection = asyncssh.connection.SSHConnection
+    send = connection.send_packet
+    if getattr(send, "without_ignore", False):
         return
 
-    def shared(self: Any) -> None:
-        key = frozenset(self._keymap.keys())
-        if key not in _PRINTABLE:
-            build(self)
-            _PRINTABLE[key] = self._printable
-        self._printable = _PRINTABLE[key]
+    def send_packet(self: Any, pkttype: int, *args: bytes, handler: Any = None) -> None:
+        if pkttype != MSG_IGNORE:
+            send(self, pkttype, *args, handler=handler)
 
-    shared.shared = True  # type: ignore[attr-defined]
-    editor._build_printable = shared
+    send_packet.without_ignore = True  # type: ignore[attr-defined]
+    connection.send_packet = send_packet  # type: ignore[method-assign]
 
 
 async def _silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

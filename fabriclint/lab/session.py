@@ -1,8 +1,12 @@
 """One interactive shell session of a lab device: prompt, read a line, answer, repeat.
 
-asyncssh's line editor echoes what netmiko types (netmiko waits for the echo), and the
-prompt follows every answer. Faults that act inside a session (stall, slow, latency,
-fail-command) are applied here.
+Each line typed is echoed at once (netmiko waits for the echo, as a device's CLI shows what
+is typed), then answered, the prompt following the answer in the same write. The session does
+the echo itself instead of asyncssh's line editor: the editor processed every character typed
+and every character printed in Python (tracking the cursor's column for redraws no client of
+the lab uses), about half of the lab's CPU, with hundreds of sessions on one event loop. Line
+ends go out as CR LF, as the editor and a device's tty send them. Faults that act inside a
+session (stall, slow, latency, fail-command) are applied here.
 """
 
 from __future__ import annotations
@@ -31,15 +35,16 @@ async def serve_session(
         device.counters.next_collection()
     try:
         process.stdout.write(prompt)
-        while (line := await _read_line(process)) is not None:
+        while (typed := await _read_line(process)) is not None:
+            process.stdout.write(typed + "\r\n")  # the echo, before any latency
+            line = typed.strip()
             received.append(line)
             if line == "exit":
                 break
             text = await _respond(process, device, line, failed)
             if text is None:  # stalled until the client went away
                 return
-            await _write(process, device, text)
-            process.stdout.write(prompt)
+            await _write(process, device, text, prompt)
     except (asyncssh.Error, ConnectionError, BrokenPipeError):
         return
     process.exit(0)
@@ -62,19 +67,23 @@ async def _respond(
 
 
 async def _read_line(process: asyncssh.SSHServerProcess[str]) -> str | None:
-    """The next line (stripped), or None at end of input."""
+    """The next line as typed (without its line end), or None at end of input."""
     while True:
         try:
             line = await process.stdin.readline()
         except (asyncssh.BreakReceived, asyncssh.SignalReceived, asyncssh.TerminalSizeChanged):
             continue
-        return line.strip() if line else None
+        return line.rstrip("\r\n") if line else None
 
 
-async def _write(process: asyncssh.SSHServerProcess[str], device: LabDevice, text: str) -> None:
-    """Print `text` (ending with a newline), trickling it out when the device is slow."""
+async def _write(
+    process: asyncssh.SSHServerProcess[str], device: LabDevice, text: str, prompt: str
+) -> None:
+    """Print `text` (ending with a line end) and the prompt, trickling them out when the device
+    is slow."""
     if text and not text.endswith("\n"):
         text += "\n"
+    text = text.replace("\n", "\r\n") + prompt  # what the line editor sent
     rate = device.fault.slow_bps
     if rate is None:
         process.stdout.write(text)
