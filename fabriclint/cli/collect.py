@@ -195,7 +195,10 @@ def collect(
         None,
         "--processes",
         min=1,
-        help="Collector processes (default one per CPU, at most one per 100 devices); 1 = one.",
+        help=(
+            "Collector processes (default one per CPU, at most one per 100 devices, one on fewer"
+            " than 3 CPUs); 1 = one."
+        ),
         metavar="N",
     ),
     timeout: float = typer.Option(
