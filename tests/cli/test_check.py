@@ -178,3 +178,13 @@ def test_platform_mismatch_is_incomplete(fabric_dir: Path) -> None:
     leaf = next(d for d in report["devices"] if d["name"] == "leaf01")
     assert leaf["status"] == "platform-mismatch"
     assert leaf["error"] == "the snapshot says platform 'nxos', the inventory 'eos'"
+
+
+def test_two_rendered_configs_of_one_device_exit_2(fabric_dir: Path, tmp_path: Path) -> None:
+    """Which of leaf01.cfg and leaf01.old was checked depended on their names: refused."""
+    rendered = tmp_path / "rendered"
+    rendered.mkdir()
+    (rendered / "leaf01.cfg").write_text("hostname leaf01\n")
+    (rendered / "leaf01.old").write_text("hostname leaf01\n")
+    code, out = invoke("check", str(fabric_dir), "--configs", str(rendered))
+    assert code == 2 and "leaf01.cfg and leaf01.old are both configs of device 'leaf01'" in out
