@@ -204,6 +204,18 @@ def test_bad_history_url_is_a_usage_error(fabric: Path) -> None:
     assert not (fabric / "reports").exists()
 
 
+@pytest.mark.parametrize("where", ["folder", "under-a-file"])
+def test_a_metrics_path_that_cannot_be_written_records_nothing(
+    fabric: Path, tmp_path: Path, where: str
+) -> None:
+    """Checked before the night is recorded: exit 2 must mean nothing was recorded."""
+    (tmp_path / "plain").write_text("x\n")
+    target = tmp_path if where == "folder" else tmp_path / "plain" / "fabriclint.prom"
+    code, _, err = nightly(fabric, "--snapshot", "baseline", "--metrics", str(target))
+    assert code == 2 and f"--metrics {target}: cannot write" in err
+    assert not (fabric / "reports").exists() and not (fabric / ".fabriclint").exists()
+
+
 def test_previous_snapshot_gone_says_cause_unknown(fabric: Path) -> None:
     import shutil
 
