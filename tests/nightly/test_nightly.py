@@ -204,6 +204,18 @@ def test_bad_history_url_is_a_usage_error(fabric: Path) -> None:
     assert not (fabric / "reports").exists()
 
 
+def test_a_damaged_history_file_is_an_input_error_and_kept(fabric: Path) -> None:
+    """Not an internal error: the file named is not a history; it is left as it was."""
+    history = fabric / ".fabriclint" / "history.sqlite"
+    history.parent.mkdir()
+    history.write_bytes(b"not sqlite at all\n" * 100)
+    code, _, err = nightly(fabric, "--snapshot", "baseline")
+    assert code == 2 and "not a history database (file is not a database)" in err
+    assert "internal error" not in err
+    assert history.read_bytes() == b"not sqlite at all\n" * 100
+    assert not (fabric / "reports").exists()
+
+
 @pytest.mark.parametrize("where", ["folder", "under-a-file"])
 def test_a_metrics_path_that_cannot_be_written_records_nothing(
     fabric: Path, tmp_path: Path, where: str
