@@ -60,13 +60,22 @@ class BaselineError(Exception):
 
 def read_baseline(path: Path) -> set[str]:
     """Fingerprints of a baseline file."""
+    from fabriclint.bounded import InputLimitError, json_loads
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_loads(path.read_text(encoding="utf-8"))
         return set(BaselineFile.model_validate(data).fingerprints)
     except (OSError, UnicodeDecodeError) as exc:
         raise BaselineError(f"{path}: cannot read the baseline: {exc}") from exc
-    except (json.JSONDecodeError, ValidationError) as exc:
+    except json.JSONDecodeError as exc:
+        where = f"{path}:{exc.lineno}:{exc.colno}"
+        raise BaselineError(f"{where}: not a fabriclint baseline: {exc.msg}") from exc
+    except InputLimitError as exc:  # a PR's baseline nested 200,000 deep, a 100,000-digit number
         raise BaselineError(f"{path}: not a fabriclint baseline: {exc}") from exc
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise BaselineError(f"{path}: not a fabriclint baseline: {where}: {first['msg']}") from exc
 
 
 RUN_FINDINGS = ("INTERNAL001", "DRIFT003")
