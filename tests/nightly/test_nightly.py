@@ -182,6 +182,20 @@ def test_history_command(fabric: Path) -> None:
     assert bad.exit_code == 2 and "0 findings match" in bad.stderr
 
 
+@pytest.mark.parametrize("given", [None, "typo/histroy.sqlite", "sqlite:///typo/histroy.sqlite"])
+def test_history_never_creates_the_database_it_reads(
+    fabric: Path, tmp_path: Path, given: str | None
+) -> None:
+    """A mistyped --history listed "Runs (0)" (exit 0) and left an empty database behind."""
+    args = [] if given is None else ["--history", given.replace("typo", str(tmp_path / "typo"))]
+    result = CliRunner().invoke(app, ["history", str(fabric), *args])
+    assert result.exit_code == 2 and "no history there" in result.stderr
+    assert not (fabric / ".fabriclint").exists() and not (tmp_path / "typo").exists()
+    nightly(fabric, "--snapshot", "baseline", *args)
+    result = CliRunner().invoke(app, ["history", str(fabric), *args])
+    assert result.exit_code == 0 and "### Runs (1)" in result.stdout
+
+
 def test_open_longer_than(fabric: Path) -> None:
     for snap in ("broken", "broken", "broken"):
         nightly(fabric, "--snapshot", snap)
