@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -90,6 +91,18 @@ def test_a_hostile_baseline_is_one_located_line(tmp_path: Path, text: str, expec
         read_baseline(path)
     message = str(caught.value).replace(str(tmp_path) + "/", "")
     assert expected in message and "\n" not in message and "pydantic" not in message
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_baseline_that_is_no_regular_file_is_refused(tmp_path: Path, kind: str) -> None:
+    """A PR's baseline linked to /dev/zero filled memory; a FIFO blocked forever."""
+    path = tmp_path / "base.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    with pytest.raises(BaselineError, match=r"base\.json: not a regular file; refused"):
+        read_baseline(path)
 
 
 def test_policy_suppression_expiry_and_unused(pod: Path) -> None:
