@@ -424,6 +424,7 @@ CABLED = PROFILE + "interface Ethernet1\n   service-profile ROCE\n!\n"
     [
         (HEADER + CABLED + "end\n", None),
         (HEADER + CABLED + "end\n\n\n", None),
+        (HEADER + CABLED + "end\n!\n", None),  # edited after the device wrote it: not cut off
         ((HEADER + CABLED + "end\n").replace("\n", "\r\n"), None),
         (CABLED, None),  # a rendered config or fragment: no device header, not judged
         (HEADER + CABLED, (HEADER + CABLED).count("\n")),  # stops after a block's "!"

@@ -76,7 +76,7 @@ def _config_problem(raw: RawDevice) -> InputProblem | None:
 
 
 def _cut_off(raw: RawDevice) -> InputProblem | None:
-    """The device's own output (its `! Command:` header) that does not end with `end` was cut
+    """The device's own output (its `! Command:` header) with no top-level `end` was cut
     off (a dropped session, a half-copied file): the settings past the cut would read as missing
     and be reported as faults, so the device is incomplete instead. A rendered config or a
     fragment without the header is not judged."""
@@ -84,7 +84,7 @@ def _cut_off(raw: RawDevice) -> InputProblem | None:
     if config is None or not config.text.lstrip("\ufeff \t\r\n").startswith(_DEVICE_HEADER):
         return None
     lines = config.text.rstrip().splitlines()
-    if lines[-1].strip() == "end":
+    if "end" in (line.rstrip() for line in lines):  # a top-level `end`; an edit may follow it
         return None
     message = (
         f"'{RUNNING_CONFIG}' is cut off: the device's output ends with 'end', this one stops "
