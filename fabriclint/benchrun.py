@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from fabriclint import bom
+from fabriclint.bounded import json_loads
 from fabriclint.engine import (
     CheckOptions,
     CheckResult,
@@ -130,8 +131,8 @@ def _command(bundle: Path) -> dict[str, Any]:
     `seconds` become the counters' interval, its `exit_status` a reason)."""
     path = bundle / "command.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        data = json_loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # ValueError: also InputLimitError (bounded.py)
         raise UsageError(f"{path}: not a bench bundle: {exc}") from None
     problem = _command_problem(data)
     if problem:
@@ -226,8 +227,8 @@ def _judge_hosts(verdict: Verdict, bundle: Path) -> None:
     if not path.is_file():
         return
     try:
-        phases = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        phases = json_loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # ValueError: also InputLimitError (bounded.py)
         raise UsageError(f"{path}: not a bench bundle: {exc}") from None
     if not isinstance(phases, dict):
         raise UsageError(f"{path}: not a bench bundle: not a JSON object")

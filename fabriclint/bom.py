@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -186,8 +187,12 @@ def read_lock(path: Path, fabric: str | None = None) -> BomLock:
 
 def _parse_lock(path: Path) -> BomLock:
     """The lock file's model, or UsageError naming the file and what is wrong."""
-    try:
-        text = path.read_text(encoding="utf-8")
+    from fabriclint.confine import UnsafeInput, read_inside
+
+    try:  # a regular file under the size limit (never a FIFO or /dev/zero), wherever it is
+        text = read_inside(path, Path(os.sep)).decode("utf-8")
+    except UnsafeInput as exc:
+        raise UsageError(f"cannot read the lock file: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read the lock file: {exc}") from None
     try:

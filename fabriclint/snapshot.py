@@ -370,9 +370,7 @@ def load_configs(root: Path, platforms: Mapping[str, str], base: Path | None = N
     except ValueError as exc:
         raise SnapshotError(str(exc)) from None
     devices: dict[str, LoadedDevice] = {}
-    for path in sorted(root.iterdir()):
-        if path.name.startswith(".") or not (path.is_file() or path.is_symlink()):
-            continue
+    for path in _config_files(root, platforms, base):
         name = path.stem
         platform = platforms.get(name, "unknown")
         try:
@@ -398,6 +396,25 @@ def load_configs(root: Path, platforms: Mapping[str, str], base: Path | None = N
         )
         devices[name] = LoadedDevice(raw=raw, status="ok")
     return Snapshot(path=_display(root, base), devices=devices)
+
+
+def _config_files(root: Path, platforms: Mapping[str, str], base: Path | None) -> list[Path]:
+    """The files of a configs folder, by name. Two for one inventory device (`leaf01.cfg` and
+    `leaf01.old`) are refused: whichever sorted last would be checked, silently."""
+    files = [
+        path
+        for path in sorted(root.iterdir())
+        if not path.name.startswith(".") and (path.is_file() or path.is_symlink())
+    ]
+    seen: dict[str, Path] = {}
+    for path in files:
+        first = seen.setdefault(path.stem, path)
+        if first is not path and path.stem in platforms:
+            raise SnapshotError(
+                f"{_display(first, base)} and {path.name} are both configs of device "
+                f"'{path.stem}': keep one (or move the other out of {_display(root, base)})"
+            )
+    return files
 
 
 def write_snapshot(

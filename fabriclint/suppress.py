@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import fnmatch
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -60,13 +61,27 @@ class BaselineError(Exception):
 
 def read_baseline(path: Path) -> set[str]:
     """Fingerprints of a baseline file."""
+    from fabriclint.bounded import InputLimitError, json_loads
+    from fabriclint.confine import UnsafeInput, read_inside
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        # anywhere the user names, but a regular file under the size limit: a PR's baseline
+        # may be a link to /dev/zero (memory) or a FIFO (a hang)
+        data = json_loads(read_inside(path, Path(os.sep)).decode("utf-8"))
         return set(BaselineFile.model_validate(data).fingerprints)
+    except UnsafeInput as exc:
+        raise BaselineError(f"cannot read the baseline: {exc}") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise BaselineError(f"{path}: cannot read the baseline: {exc}") from exc
-    except (json.JSONDecodeError, ValidationError) as exc:
+    except json.JSONDecodeError as exc:
+        where = f"{path}:{exc.lineno}:{exc.colno}"
+        raise BaselineError(f"{where}: not a fabriclint baseline: {exc.msg}") from exc
+    except InputLimitError as exc:  # a PR's baseline nested 200,000 deep, a 100,000-digit number
         raise BaselineError(f"{path}: not a fabriclint baseline: {exc}") from exc
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise BaselineError(f"{path}: not a fabriclint baseline: {where}: {first['msg']}") from exc
 
 
 RUN_FINDINGS = ("INTERNAL001", "DRIFT003")

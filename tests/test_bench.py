@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fabriclint import bom
-from fabriclint.benchrun import RunOptions, Verdict, run
+from fabriclint.benchrun import SLURM_RECORD, RunOptions, Verdict, run
 from fabriclint.cli.app import app
 from fabriclint.collectors.run import CollectOptions, load_inventory
 from fabriclint.lab.counters import attach
@@ -231,6 +231,24 @@ def test_a_damaged_command_json_is_a_located_usage_error(
     result = runner.invoke(app, ["bench", "judge", str(bundle), "--fabric", str(ROCE_POD)])
     assert "Traceback" not in result.output
     assert result.exit_code == 2 and f"{command}: not a bench bundle: {expected}" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["command.json", SLURM_RECORD])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("[" * 100_000 + "]" * 100_000, "nested more than"), ("1" * 5000, "5000 digits")],
+)
+def test_a_hostile_bundle_file_is_read_bounded(
+    healthy: tuple[Path, Verdict], tmp_path: Path, name: str, text: str, expected: str
+) -> None:
+    """Deep nesting or a huge number was a RecursionError/ValueError: an internal error."""
+    bundle = tmp_path / "bundle"
+    shutil.copytree(healthy[0], bundle)
+    (bundle / name).write_text(text)
+    result = runner.invoke(app, ["bench", "judge", str(bundle), "--fabric", str(ROCE_POD)])
+    assert "Traceback" not in result.output and "internal error" not in result.stderr
+    assert result.exit_code == 2 and f"{bundle / name}: not a bench bundle: " in result.stderr
+    assert expected in result.stderr
 
 
 def test_a_lock_of_another_fabric_is_refused_before_anything_runs(tmp_path: Path) -> None:

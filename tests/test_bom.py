@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -142,6 +143,18 @@ def test_a_bad_lock_file_is_a_located_usage_error(tmp_path: Path, text: str, exp
     code, out, err = run("bom", "verify", str(POD), "--lock", str(bad), "-s", "baseline")
     assert code == 2 and out == ""
     assert expected in err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_lock_that_is_no_regular_file_is_refused_not_read(tmp_path: Path, kind: str) -> None:
+    """A FIFO blocked forever, a link to /dev/zero filled memory."""
+    lock = tmp_path / "lock.json"
+    if kind == "fifo":
+        os.mkfifo(lock)
+    else:
+        lock.symlink_to("/dev/zero")
+    code, _, err = run("bom", "verify", str(POD), "--lock", str(lock), "-s", "baseline")
+    assert code == 2 and f"cannot read the lock file: {lock}: not a regular file" in err
 
 
 def test_a_lock_of_another_fabric_is_a_usage_error(tmp_path: Path) -> None:

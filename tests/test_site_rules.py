@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
+from fabriclint import site_rules
 from fabriclint.models.common import Source
 from fabriclint.models.policy import SiteRule
 from fabriclint.models.state import DeviceState, Interface
@@ -62,3 +67,58 @@ def test_selector() -> None:
     other = DeviceState(name="leaf11x", platform="eos", role="leaf")
     assert applies(RULE, other.model_copy(update={"name": "leaf05"}))
     assert not applies(RULE, DeviceState(name="edge01", platform="eos", role="leaf"))
+
+
+def _pattern_rule(schema: dict[str, object]) -> SiteRule:
+    return SiteRule.model_validate(
+        {"code": "SITE002", "name": "names", "message": "names", "schema": schema}
+    )
+
+
+def _named(model: str) -> DeviceState:
+    return DeviceState(name="leaf01", platform="eos", role="leaf", facts={"model": model})
+
+
+@pytest.mark.parametrize(
+    ("schema", "model", "violations"),
+    [
+        ({"properties": {"facts": {"properties": {"model": {"pattern": "^DCS-"}}}}}, "DCS-7060", 0),
+        (
+            {"properties": {"facts": {"properties": {"model": {"pattern": "^DCS-"}}}}},
+            "N9K-C9364",
+            1,
+        ),
+        (
+            {"properties": {"facts": {"patternProperties": {"^mod": {"maxLength": 3}}}}},
+            "DCS-7060",
+            1,
+        ),
+        ({"properties": {"facts": {"patternProperties": {"^x": {"maxLength": 3}}}}}, "DCS-70", 0),
+    ],
+)
+def test_patterns_still_match_as_json_schema_says(
+    schema: dict[str, object], model: str, violations: int
+) -> None:
+    state = _named(model)
+    found = list(check_site_rule(_pattern_rule(schema), state, state.model_dump(mode="json")))
+    assert len(found) == violations
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"properties": {"facts": {"additionalProperties": {"pattern": "^(a|a)*$"}}}},
+        {"properties": {"facts": {"patternProperties": {"^(a|aa)+$": {"type": "string"}}}}},
+    ],
+)
+def test_a_backtracking_pattern_from_an_untrusted_policy_cannot_hang_the_run(
+    schema: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`^(a|a)*$` on 40 a's and a b runs for hours in `re`; here the rule gives up in time."""
+    monkeypatch.setattr(site_rules, "PATTERN_SECONDS", 0.3)
+    value = "a" * 40 + "b"
+    state = DeviceState(name="leaf01", platform="eos", role="leaf", facts={value: value})
+    started = time.monotonic()
+    with pytest.raises(site_rules.PatternTooSlow, match="catastrophic backtracking"):
+        list(check_site_rule(_pattern_rule(schema), state, state.model_dump(mode="json")))
+    assert time.monotonic() - started < 5

@@ -79,6 +79,28 @@ def test_configs_folder(tmp_path: Path) -> None:
     assert snap.devices["stray"].raw is not None and snap.devices["stray"].raw.platform == "unknown"
 
 
+@pytest.mark.parametrize(
+    ("names", "refused"),
+    [
+        (["leaf01.cfg", "leaf01.old"], True),  # the stale .old sorted last and was checked
+        (["leaf01.cfg", "leaf01.txt"], True),
+        (["leaf01.cfg", "leaf01.cfg.bak", ".leaf01.swp"], False),  # other stems, a hidden file
+        (["stray.cfg", "stray.txt", "leaf01.cfg"], False),  # not an inventory device
+    ],
+)
+def test_two_configs_of_one_device_are_refused(
+    tmp_path: Path, names: list[str], refused: bool
+) -> None:
+    for name in names:
+        (tmp_path / name).write_text(f"hostname {name}\n")
+    if not refused:
+        raw = load_configs(tmp_path, {"leaf01": "eos"}).devices["leaf01"].raw
+        assert raw is not None and "leaf01.cfg" in raw.outputs["show running-config"].file
+        return
+    with pytest.raises(SnapshotError, match=r"leaf01\.cfg and leaf01\.\w+ are both configs"):
+        load_configs(tmp_path, {"leaf01": "eos"})
+
+
 def test_newest_snapshot_ignores_half_written(tmp_path: Path) -> None:
     write_snapshot(tmp_path / "a", {"x": ("eos", {"c": "t"})})
     (tmp_path / "b").mkdir()  # no manifest: a half-written snapshot must not be picked

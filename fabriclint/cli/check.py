@@ -223,6 +223,7 @@ def check(
             overlay, known_hosts, insecure, ssh_config, out, workers, timeout or 30.0
         )
         snapshot = _collect_first(fabric, live_opts, limit or [])
+    _refuse_inputs_as_outputs(fabric, configs, snapshot, [*(outputs or []), write_baseline])
     files = _named_files(files or [])
     if files and not _touches(fabric, configs, snapshot, files):
         echo(
@@ -373,6 +374,26 @@ def _touches(fabric: Path, configs: Path | None, snapshot: str | None, files: li
         if path in yaml or (root is not None and root in path.parents):
             return True
     return False
+
+
+def _refuse_inputs_as_outputs(
+    fabric: Path, configs: Path | None, snapshot: str | None, targets: list[Path | None]
+) -> None:
+    """A report must not replace what the check reads: `-o snapshots/s/manifest.json` destroyed
+    the snapshot, `-o fabric/inventory.yaml` the inventory, and a report written into the
+    --configs folder became an unknown device of the next run."""
+    for target in targets:
+        if (
+            target is not None
+            and str(target) != "-"
+            and _touches(fabric, configs, snapshot, [target])
+        ):
+            raise fail(
+                [
+                    f"{target}: one of the inputs this check reads (the fabric's YAML, or a file "
+                    "of the snapshot or configs folder): write the report somewhere else"
+                ]
+            )
 
 
 def _statistics(result: CheckResult, formats: list[Format], outputs: list[Path]) -> None:

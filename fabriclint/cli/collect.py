@@ -138,6 +138,14 @@ def run_collect(
     except KeyboardInterrupt:
         typer.echo("collect: interrupted; nothing written, earlier snapshots untouched", err=True)
         raise typer.Exit(INTERRUPTED_EXIT) from None
+    except OSError as exc:  # a full disk while the outputs are written: the half is discarded
+        where = f"{exc.filename}: " if exc.filename else ""
+        typer.echo(
+            f"collect: cannot write the snapshot ({where}{exc.strerror or exc}); "
+            "nothing written, earlier snapshots untouched",
+            err=True,
+        )
+        raise typer.Exit(INCOMPLETE_EXIT) from None
     finally:
         if own:
             signals.restore()

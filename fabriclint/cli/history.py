@@ -1,5 +1,6 @@
 """`fabriclint history`: the runs recorded by `fabriclint nightly`, one finding's life, and the
-findings open longer than N nights. Exit 0, 2 on a bad URL or an unknown fingerprint."""
+findings open longer than N nights. Exit 0, 2 on a bad URL, a history file that is not there
+(it is never created by reading) or an unknown fingerprint."""
 
 from __future__ import annotations
 
@@ -59,6 +60,25 @@ def _fabric_name(fabric: Path) -> str:
         raise fail(exc.problems) from None
 
 
+def _sqlite_file(fabric: Path, given: str | None) -> Path | None:
+    """The SQLite file a --history value names (None for a server URL)."""
+    from fabriclint.history.store import DEFAULT_FILE
+
+    if given is None:
+        return fabric / DEFAULT_FILE
+    if "://" not in given:
+        return Path(given)
+    return Path(given.removeprefix("sqlite:///")) if given.startswith("sqlite:///") else None
+
+
+def _require_history(fabric: Path, given: str | None) -> None:
+    """Reading must not create: a mistyped --history (or a fabric never recorded) listed
+    "Runs (0)" and left a new empty database behind."""
+    path = _sqlite_file(fabric, given)
+    if path is not None and not path.exists():
+        raise fail([f"{path}: no history there (`fabriclint nightly` records the nights)"])
+
+
 def history(
     fabric: Path = typer.Argument(..., help="Fabric directory.", metavar="FABRIC"),
     history_url: str | None = typer.Option(
@@ -87,6 +107,7 @@ def history(
     if finding is not None and len(finding) < 8:
         raise fail(["--finding: give at least 8 characters of the fingerprint"])
     name = _fabric_name(fabric)
+    _require_history(fabric, history_url)
     try:
         store = open_store(url_of(fabric, history_url), 10.0)
         with store.transaction() as conn:

@@ -219,7 +219,7 @@ def _run(opts: Any) -> Any:
     from fabriclint.engine import UsageError
     from fabriclint.history.store import HistoryBusy, HistoryError
     from fabriclint.loaders.fabric import FabricError
-    from fabriclint.nightly.run import run_nightly
+    from fabriclint.nightly.run import MetricsTargetError, run_nightly
     from fabriclint.snapshot import SnapshotError
 
     try:
@@ -229,7 +229,8 @@ def _run(opts: Any) -> Any:
     except HistoryBusy as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(INCOMPLETE_EXIT) from None
-    except (SnapshotError, UsageError, HistoryError) as exc:
+    except (SnapshotError, UsageError, HistoryError, MetricsTargetError) as exc:
         raise fail([str(exc)]) from None
     except OSError as exc:
-        raise fail([f"{exc.filename or ''}: {exc.strerror or exc}"]) from None
+        where = f"{exc.filename}: " if exc.filename else ""
+        raise fail([f"{where}{exc.strerror or exc}"]) from None

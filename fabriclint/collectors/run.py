@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -234,10 +235,20 @@ def _collector(options: CollectOptions, policy: SshPolicy, scrub: Scrubber) -> C
     return NetmikoCollector(policy, scrub)
 
 
+# A host name, an IPv4 or an IPv6 address (with a zone): an SSH config's `ProxyCommand ssh -W
+# %h:%p jump` puts the host into a command line, so a PR inventory's `host: "x:22
+# -oProxyCommand=touch${IFS}/tmp/p;:"` ran a command; blanks, `$`, `;` or a leading `-` are refused.
+_HOST = re.compile(r"(?!-)[A-Za-z0-9._:%\[\]-]{1,255}")
+
+
 def _early_result(target: Target, settings: Settings) -> DeviceResult | None:
-    """A result without connecting: no address, or a plan outside the allowlist."""
+    """A result without connecting: no address, one that is no host name or address, or a
+    plan outside the allowlist."""
     if not target.host:
         reason = "no host in the inventory (nothing to connect to)"
+        return DeviceResult(target.name, target.platform, "unreachable", reason)
+    if not _HOST.fullmatch(target.host):
+        reason = f"host {target.host!r} is no host name or address (no connection was opened)"
         return DeviceResult(target.name, target.platform, "unreachable", reason)
     return preflight(target, settings)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
 
 DEFAULT_FILE = Path(".fabriclint") / "history.sqlite"
 LOCK_KEY = 0x6661627269636C74  # "fabriclt": the advisory lock every fabriclint writer takes
@@ -103,7 +103,11 @@ def open_store(url: str, timeout: float = 60.0) -> Store:
     except (ImportError, SQLAlchemyError) as exc:
         raise HistoryError(f"{shown}: {_first_line(exc)}") from None
     store = Store(engine=engine, timeout=timeout, shown=shown)
-    _migrate(store)
+    try:
+        _migrate(store)
+    except DatabaseError as exc:  # sqlite: "file is not a database" (a stray or damaged file)
+        store.dispose()
+        raise HistoryError(f"{shown}: not a history database ({_first_line(exc.orig)})") from None
     return store
 
 

@@ -154,7 +154,10 @@ def _inside(root: Path, name: str, folder: bool = False) -> Path:
     path = root / name
     try:
         resolved = resolve_inside(path, root)
-        refused = None if folder and resolved.is_dir() else refuse_outside(path, root)
+        if folder and resolved.is_dir():
+            refused = _link_out_in(path, root)
+        else:
+            refused = refuse_outside(path, root)
     except FileNotFoundError:
         refused = "not found"
     except UnsafeInput as exc:
@@ -162,6 +165,27 @@ def _inside(root: Path, name: str, folder: bool = False) -> Path:
     if refused is not None:
         raise SourceError(f"{root / SOURCE_FILE}: {name}: {refused}")
     return path
+
+
+def _link_out_in(folder: Path, root: Path) -> str | None:
+    """The first link under an input folder that leads out of the fabric folder (`nr/hosts.yaml`
+    -> /etc/..., an Ansible `group_vars/all.yml` -> a CI secret), or None. The importers read
+    what the folder holds, so every link in it must stay inside like the folder itself."""
+    inside = Path(os.path.realpath(root))
+    seen: set[str] = set()
+    for top, dirs, files in os.walk(folder, followlinks=True):  # a linked folder is read too
+        real = os.path.realpath(top)
+        if real in seen:  # a link loop
+            dirs.clear()
+            continue
+        seen.add(real)
+        for entry in (*dirs, *files):
+            path = Path(top) / entry
+            target = Path(os.path.realpath(path))
+            if path.is_symlink() and not target.is_relative_to(inside):
+                dirs.clear()
+                return f"{path}: resolves to {target}, outside {root}; links must stay inside it"
+    return None
 
 
 def _mapping(root: Path, source: InventorySource) -> Mapping:

@@ -69,9 +69,29 @@ def _stored_path(fabric_dir: Path, path: Path) -> str:
         return str(path.resolve())
 
 
+class MetricsTargetError(ValueError):
+    """`--metrics` names what no textfile can replace (a directory, a FIFO): exit 2, before
+    anything is recorded (the night would be in the history and the command say it failed)."""
+
+
+def _check_metrics_target(path: Path | None) -> None:
+    from fabriclint.snapshot import write_target
+
+    if path is None:
+        return
+    try:
+        write_target(path)
+    except OSError as exc:
+        raise MetricsTargetError(f"--metrics {path}: cannot write: {exc.strerror}") from None
+    parent = next((p for p in path.absolute().parents if p.exists()), None)
+    if parent is not None and not parent.is_dir():
+        raise MetricsTargetError(f"--metrics {path}: cannot write: {parent} is not a folder")
+
+
 def run_nightly(opts: NightlyOptions) -> NightlyResult:
-    """Check, record, report. Raises FabricError/SnapshotError (exit 2), HistoryError (2) and
-    HistoryBusy (3) before anything is recorded."""
+    """Check, record, report. Raises FabricError/SnapshotError (exit 2), HistoryError (2),
+    MetricsTargetError (2) and HistoryBusy (3) before anything is recorded."""
+    _check_metrics_target(opts.metrics)
     store = open_store(history_url(opts.fabric_dir, opts.history), opts.lock_timeout)
     try:
         started = time.monotonic()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,56 @@ def test_platform_mismatch_is_incomplete(fabric_dir: Path) -> None:
     leaf = next(d for d in report["devices"] if d["name"] == "leaf01")
     assert leaf["status"] == "platform-mismatch"
     assert leaf["error"] == "the snapshot says platform 'nxos', the inventory 'eos'"
+
+
+def test_two_rendered_configs_of_one_device_exit_2(fabric_dir: Path, tmp_path: Path) -> None:
+    """Which of leaf01.cfg and leaf01.old was checked depended on their names: refused."""
+    rendered = tmp_path / "rendered"
+    rendered.mkdir()
+    (rendered / "leaf01.cfg").write_text("hostname leaf01\n")
+    (rendered / "leaf01.old").write_text("hostname leaf01\n")
+    code, out = invoke("check", str(fabric_dir), "--configs", str(rendered))
+    assert code == 2 and "leaf01.cfg and leaf01.old are both configs of device 'leaf01'" in out
+
+
+ROCE_POD = Path(__file__).resolve().parents[2] / "inventories" / "roce-pod"
+
+
+@pytest.mark.parametrize(
+    ("flag", "target", "refused"),
+    [
+        ("--output", "inventory.yaml", True),  # the report replaced the inventory
+        ("--output", "snapshots/broken/manifest.json", True),  # ... or the snapshot's manifest
+        ("--output", "snapshots/broken/report.json", True),  # a stray file in the snapshot
+        ("--write-baseline", "policy.yaml", True),
+        ("--output", "link-to-intent.json", True),  # through a link, the same file
+        ("--output", "report.json", False),  # next to them is fine
+        ("--output", "snapshots/baseline/report.json", False),  # a snapshot not read
+    ],
+)
+def test_a_report_never_replaces_an_input_of_the_check(
+    tmp_path: Path, flag: str, target: str, refused: bool
+) -> None:
+    fabric = tmp_path / "pod"
+    shutil.copytree(ROCE_POD, fabric)
+    (fabric / "link-to-intent.json").symlink_to(fabric / "intent.yaml")
+    before = {p: p.read_bytes() for p in fabric.rglob("*") if p.is_file()}
+    extra = ["--format", "json"] if flag == "--output" else []
+    code, out = invoke("check", str(fabric), "-s", "broken", *extra, flag, str(fabric / target))
+    if not refused:
+        assert code == 1 and (fabric / target).is_file()
+        return
+    assert code == 2 and f"{fabric / target}: one of the inputs this check reads" in out
+    assert {p: p.read_bytes() for p in fabric.rglob("*") if p.is_file()} == before
+
+
+def test_a_report_is_never_written_into_the_configs_folder(tmp_path: Path) -> None:
+    """It would be read as device 'report' by the next run."""
+    rendered = tmp_path / "rendered"
+    rendered.mkdir()
+    (rendered / "leaf01.cfg").write_text("hostname leaf01\n")
+    out = rendered / "report.json"
+    code, text = invoke(
+        "check", str(ROCE_POD), "--configs", str(rendered), "-f", "json", "-o", str(out)
+    )
+    assert code == 2 and "one of the inputs this check reads" in text and not out.exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,7 @@ from typer.testing import CliRunner
 from fabriclint.cli.app import app
 from fabriclint.engine import CheckOptions, run_check
 from fabriclint.models.finding import Finding
+from fabriclint.suppress import BaselineError, read_baseline
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -69,6 +71,38 @@ def test_bad_baseline_file_exits_2(pod: Path) -> None:
     Path("base.json").write_text("{}")
     result = runner.invoke(app, ["check", str(pod), "-s", "broken", "--baseline", "base.json"])
     assert result.exit_code == 2 and "not a fabriclint baseline" in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "base.json: not a fabriclint baseline: nested more than"),
+        ('{"x": ' + "1" * 5000 + "}", "an integer with 5000 digits"),
+        ('{\n"fingerprints": {', "base.json:2:18: not a fabriclint baseline: Expecting"),
+        ("[]", "base.json: not a fabriclint baseline: (top level): Input should be a valid"),
+        ('{"fabriclint": "0.1.0"}', "not a fabriclint baseline: fingerprints: Field required"),
+    ],
+)
+def test_a_hostile_baseline_is_one_located_line(tmp_path: Path, text: str, expected: str) -> None:
+    """A PR's baseline is read bounded (it was a RecursionError or int() ValueError: exit 3)."""
+    path = tmp_path / "base.json"
+    path.write_text(text)
+    with pytest.raises(BaselineError) as caught:
+        read_baseline(path)
+    message = str(caught.value).replace(str(tmp_path) + "/", "")
+    assert expected in message and "\n" not in message and "pydantic" not in message
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_baseline_that_is_no_regular_file_is_refused(tmp_path: Path, kind: str) -> None:
+    """A PR's baseline linked to /dev/zero filled memory; a FIFO blocked forever."""
+    path = tmp_path / "base.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    with pytest.raises(BaselineError, match=r"base\.json: not a regular file; refused"):
+        read_baseline(path)
 
 
 def test_policy_suppression_expiry_and_unused(pod: Path) -> None:

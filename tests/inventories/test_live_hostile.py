@@ -85,3 +85,54 @@ def test_a_fifo_for_a_cache_is_no_cache_and_never_blocks(tmp_path: Path) -> None
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "--offline: no inventory cache" in done.stderr + done.stdout
+
+
+def _nornir_fabric(root: Path) -> Path:
+    """A fabric folder whose inventory is a Nornir SimpleInventory under nr/."""
+    (root / "nr").mkdir(parents=True)
+    (root / "nr" / "hosts.yaml").write_text(
+        "leaf01: {hostname: 10.0.0.1, platform: eos, data: {role: leaf}}\n"
+    )
+    (root / "inventory-source.yaml").write_text("source: nornir\ninputs: [nr]\n")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("link", "target", "refused"),
+    [
+        ("nr/hosts.yaml", "secret", True),  # the file an importer reads
+        ("nr/group_vars/all.yml", "secret", True),  # what ansible-inventory would read
+        ("nr/sub", "folder", True),  # a linked folder holding a link out
+        ("nr/hosts.yaml", "inside", False),  # a link to a file of the fabric folder
+        ("nr/loop", "loop", False),  # a link back up: walked once, not forever
+    ],
+)
+def test_links_inside_an_input_folder_stay_in_the_fabric(
+    tmp_path: Path, link: str, target: str, refused: bool
+) -> None:
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("leaf66: {hostname: 10.6.6.6, platform: eos, data: {role: leaf}}\n")
+    fabric = _nornir_fabric(tmp_path / "pr")
+    path = fabric / link
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if target == "inside":
+        path.rename(fabric / "real.yaml")
+        path.symlink_to(Path("..") / "real.yaml")
+    elif target == "folder":
+        (fabric / "other").mkdir()
+        (fabric / "other" / "x.yml").symlink_to(secret)
+        path.symlink_to(Path("..") / "other")
+    elif target == "loop":
+        path.symlink_to("..")
+    else:
+        path.unlink(missing_ok=True)
+        path.symlink_to(secret)
+    result = runner.invoke(app, ["inventory", "refresh", str(fabric)])
+    cache = fabric / CACHE_FILE
+    if not refused:
+        assert result.exit_code == 0, result.output
+        assert "leaf01" in cache.read_text()
+        return
+    assert result.exit_code == 2, result.output
+    assert f"resolves to {secret}, outside {fabric}" in result.output
+    assert not cache.exists() and "leaf66" not in result.output

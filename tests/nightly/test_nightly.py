@@ -182,6 +182,20 @@ def test_history_command(fabric: Path) -> None:
     assert bad.exit_code == 2 and "0 findings match" in bad.stderr
 
 
+@pytest.mark.parametrize("given", [None, "typo/histroy.sqlite", "sqlite:///typo/histroy.sqlite"])
+def test_history_never_creates_the_database_it_reads(
+    fabric: Path, tmp_path: Path, given: str | None
+) -> None:
+    """A mistyped --history listed "Runs (0)" (exit 0) and left an empty database behind."""
+    args = [] if given is None else ["--history", given.replace("typo", str(tmp_path / "typo"))]
+    result = CliRunner().invoke(app, ["history", str(fabric), *args])
+    assert result.exit_code == 2 and "no history there" in result.stderr
+    assert not (fabric / ".fabriclint").exists() and not (tmp_path / "typo").exists()
+    nightly(fabric, "--snapshot", "baseline", *args)
+    result = CliRunner().invoke(app, ["history", str(fabric), *args])
+    assert result.exit_code == 0 and "### Runs (1)" in result.stdout
+
+
 def test_open_longer_than(fabric: Path) -> None:
     for snap in ("broken", "broken", "broken"):
         nightly(fabric, "--snapshot", snap)
@@ -202,6 +216,30 @@ def test_bad_history_url_is_a_usage_error(fabric: Path) -> None:
     code, _, err = nightly(fabric, "--snapshot", "nope")
     assert code == 2 and "nope" in err
     assert not (fabric / "reports").exists()
+
+
+def test_a_damaged_history_file_is_an_input_error_and_kept(fabric: Path) -> None:
+    """Not an internal error: the file named is not a history; it is left as it was."""
+    history = fabric / ".fabriclint" / "history.sqlite"
+    history.parent.mkdir()
+    history.write_bytes(b"not sqlite at all\n" * 100)
+    code, _, err = nightly(fabric, "--snapshot", "baseline")
+    assert code == 2 and "not a history database (file is not a database)" in err
+    assert "internal error" not in err
+    assert history.read_bytes() == b"not sqlite at all\n" * 100
+    assert not (fabric / "reports").exists()
+
+
+@pytest.mark.parametrize("where", ["folder", "under-a-file"])
+def test_a_metrics_path_that_cannot_be_written_records_nothing(
+    fabric: Path, tmp_path: Path, where: str
+) -> None:
+    """Checked before the night is recorded: exit 2 must mean nothing was recorded."""
+    (tmp_path / "plain").write_text("x\n")
+    target = tmp_path if where == "folder" else tmp_path / "plain" / "fabriclint.prom"
+    code, _, err = nightly(fabric, "--snapshot", "baseline", "--metrics", str(target))
+    assert code == 2 and f"--metrics {target}: cannot write" in err
+    assert not (fabric / "reports").exists() and not (fabric / ".fabriclint").exists()
 
 
 def test_previous_snapshot_gone_says_cause_unknown(fabric: Path) -> None:

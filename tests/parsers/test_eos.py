@@ -415,6 +415,37 @@ def test_empty_running_config_is_an_unparseable_problem() -> None:
     assert problem.kind == "unparseable"
 
 
+HEADER = "! Command: show running-config\n! device: leaf01 (DCS-7060X5-64S, EOS-4.31.2F)\n!\n"
+CABLED = PROFILE + "interface Ethernet1\n   service-profile ROCE\n!\n"
+
+
+@pytest.mark.parametrize(
+    ("config", "cut_at"),
+    [
+        (HEADER + CABLED + "end\n", None),
+        (HEADER + CABLED + "end\n\n\n", None),
+        (HEADER + CABLED + "end\n!\n", None),  # edited after the device wrote it: not cut off
+        ((HEADER + CABLED + "end\n").replace("\n", "\r\n"), None),
+        (CABLED, None),  # a rendered config or fragment: no device header, not judged
+        (HEADER + CABLED, (HEADER + CABLED).count("\n")),  # stops after a block's "!"
+        (HEADER + CABLED + "interface Ether", (HEADER + CABLED).count("\n") + 1),  # mid-line
+        (HEADER, 3),  # nothing past the header
+    ],
+)
+def test_a_device_output_without_its_final_end_is_cut_off(config: str, cut_at: int | None) -> None:
+    """The settings past the cut would be reported missing (PFC002...): incomplete instead."""
+    problems = [p for p in run(config).problems if "cut off" in p.message]
+    if cut_at is None:
+        assert problems == []
+        return
+    (problem,) = problems
+    assert problem.kind == "unparseable"
+    assert problem.source is not None and (problem.source.file, problem.source.line) == (
+        RC,
+        cut_at,
+    )
+
+
 def test_banner_and_comment_blocks_are_not_configuration() -> None:
     config = """\
     banner motd

@@ -34,6 +34,9 @@ _EOS_MARK = re.compile(
     re.M,
 )
 
+# The first line of `show running-config` as EOS prints it; that output always ends with `end`.
+_DEVICE_HEADER = "! Command: show running-config"
+
 
 @never_raises("eos", "EOS")
 def parse(raw: RawDevice) -> DeviceState:
@@ -46,7 +49,8 @@ def parse(raw: RawDevice) -> DeviceState:
         walk(draft, config.text)
     shown = parse_show_interfaces(show.text, show.file) if show is not None else {}
     state = build_state(raw.name, draft, shown, with_config=problem is None)
-    for found in (problem, _show_problem(raw, shown)):
+    cut = _cut_off(raw) if problem is None else None
+    for found in (problem, cut, _show_problem(raw, shown)):
         if found is not None:
             state.problems.append(found)
     state.inputs = [cmd for cmd in (RUNNING_CONFIG, SHOW_INTERFACES) if cmd in raw.outputs]
@@ -69,6 +73,26 @@ def _config_problem(raw: RawDevice) -> InputProblem | None:
             kind="unparseable", message=message, source=Source(file=config.file, line=1)
         )
     return None
+
+
+def _cut_off(raw: RawDevice) -> InputProblem | None:
+    """The device's own output (its `! Command:` header) with no top-level `end` was cut
+    off (a dropped session, a half-copied file): the settings past the cut would read as missing
+    and be reported as faults, so the device is incomplete instead. A rendered config or a
+    fragment without the header is not judged."""
+    config = raw.outputs.get(RUNNING_CONFIG)
+    if config is None or not config.text.lstrip("\ufeff \t\r\n").startswith(_DEVICE_HEADER):
+        return None
+    lines = config.text.rstrip().splitlines()
+    if "end" in (line.rstrip() for line in lines):  # a top-level `end`; an edit may follow it
+        return None
+    message = (
+        f"'{RUNNING_CONFIG}' is cut off: the device's output ends with 'end', this one stops "
+        f"at line {len(lines)} ({lines[-1].strip()[:60]!r})"
+    )
+    return InputProblem(
+        kind="unparseable", message=message, source=Source(file=config.file, line=len(lines))
+    )
 
 
 def _show_problem(raw: RawDevice, shown: Mapping[str, object]) -> InputProblem | None:
