@@ -17,6 +17,8 @@ from pydantic import BaseModel
 from fabriclint.models.common import construct
 from fabriclint.models.ib import HcaPort, InfinibandState, SmOption
 from fabriclint.models.state import DeviceState, InputProblem, QosConfig, Trust
+from fabriclint.rules.base import Rule
+from fabriclint.rules.registry import ALL_RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 POD = ROOT / "inventories" / "roce-pod"
@@ -100,6 +102,8 @@ def test_a_roce_check_builds_no_state_counters_or_infiniband_validator() -> None
     assert "fabriclint.models.finding.Finding" in built  # the probe sees what was built
     never = {"models.state.DeviceState", "models.ib.InfinibandState", "models.ib.SmConfig"}
     never |= {"models.counters.DeviceCounters", "models.nccl.NcclRun"}
+    never |= {"rules.base.NoOptions", "rules.qos.MapValueOutOfRange.Options"}  # defaults
+    assert "fabriclint.rules.pfc.TooManyLosslessPriorities.Options" in built  # policy's PFC003
     assert not {f"fabriclint.{name}" for name in never} & built
 
 
@@ -108,3 +112,11 @@ def test_a_deferred_model_validates_and_dumps_as_before(tmp_path: Path) -> None:
     dumped = state.model_dump(mode="json")  # builds the deferred serializer on first use
     again = DeviceState.model_validate(json.loads(json.dumps(dumped)))
     assert again == state and DeviceState.__pydantic_complete__
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.code)
+def test_default_options_are_the_validated_defaults(rule: type[Rule[Any]]) -> None:
+    model = rule.options_model
+    made, validated = construct(model), model.model_validate({})
+    assert made == validated and made.model_fields_set == validated.model_fields_set == set()
+    assert made.model_dump(mode="json") == validated.model_dump(mode="json")
