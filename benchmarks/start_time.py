@@ -1,7 +1,9 @@
 """Start-up benchmark: the CPU time of the small example check against the 0.2 s goal.
 
 Runs each command N times as a fresh subprocess and reads its CPU time (user + system, from
-`os.wait4`'s rusage, so the figure is the child's own and not the machine's load):
+`os.wait4`'s rusage: the child's own CPU, not the wall time its neighbours stretch; a loaded
+machine still inflates it, so compare versions side by side, or by instruction count as
+docs/performance.md shows):
 
 * `check`: `fabriclint check inventories/roce-pod --snapshot broken` (10 devices: imports,
   loading, parsing, rules and the text report), the issue-12 goal of at most 0.2 s;
