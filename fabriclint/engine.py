@@ -42,7 +42,7 @@ from fabriclint.causes import link_causes
 from fabriclint.drift.compare import Drift, compare
 from fabriclint.intent.render import render
 from fabriclint.loaders.fabric import Fabric, display_path, inventory_path, load_fabric
-from fabriclint.models.common import Source
+from fabriclint.models.common import Source, construct
 from fabriclint.models.compact import share_annotated_fields_sets, share_fields_sets
 from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Gap, Report, Summary
 from fabriclint.models.inventory import Inventory, Link
@@ -638,9 +638,10 @@ def _instances(
     for rule_cls in chosen:
         if rule_cls.stage != stage or not loaded.selection.selected(rule_cls.code):
             continue
-        options = rule_cls.options_model.model_validate(
-            loaded.fabric.policy.options.get(rule_cls.code, {})
-        )
+        given = loaded.fabric.policy.options.get(rule_cls.code)
+        model = rule_cls.options_model
+        # The defaults need no validation (nor the class's validator built: most are deferred).
+        options = model.model_validate(given) if given else construct(model)
         severity = loaded.selection.severity(rule_cls.code, rule_cls.severity)
         out.append(rule_cls(options, severity))
     return out

@@ -48,7 +48,7 @@ class Inline:
 class BaselineFile(BaseModel):
     """The baseline file written by --write-baseline."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built by --baseline runs only
 
     fabriclint: str
     fingerprints: dict[str, str]

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-_STRICT = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+_STRICT = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
 
 class NicLock(BaseModel):
@@ -100,7 +100,9 @@ class ConfigLock(BaseModel):
 class BomLock(BaseModel):
     """A `fabriclint bom lock` file: if any item changes after the benchmark, rerun it."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", use_attribute_docstrings=True, populate_by_name=True, defer_build=True
+    )
 
     schema_: str | None = Field(default=None, alias="$schema")
     """Optional path of this schema, for editors."""

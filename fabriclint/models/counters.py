@@ -28,7 +28,9 @@ Width = Literal[32, 64]
 class Counter(BaseModel):
     """One counter reading."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_attribute_docstrings=True, defer_build=True
+    )
 
     value: int = Field(ge=0)
     """The value as printed (a count, or microseconds for pause durations)."""
@@ -41,7 +43,9 @@ class Counter(BaseModel):
 class PriorityCounters(BaseModel):
     """Counters of one 802.1p priority on a port (PFC frames are per priority)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_attribute_docstrings=True, defer_build=True
+    )
 
     rx_pause: Counter | None = None
     """PFC pause frames received on this priority (the peer asked this port to stop)."""
@@ -62,7 +66,9 @@ class PriorityCounters(BaseModel):
 class QueueCounters(BaseModel):
     """Counters of one egress queue of a switch port (ECN marking and drops are per queue)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_attribute_docstrings=True, defer_build=True
+    )
 
     ecn_marked: Counter | None = None
     """Packets this queue marked with ECN CE."""
@@ -77,7 +83,9 @@ class QueueCounters(BaseModel):
 class PortCounters(BaseModel):
     """Counters of one port (a switch interface or a host netdev)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_attribute_docstrings=True, defer_build=True
+    )
 
     name: str
     """Port name as the device spells it."""
@@ -100,7 +108,9 @@ class PortCounters(BaseModel):
 class RdmaCounters(BaseModel):
     """The RDMA counters of one HCA port (`hw_counters` and `counters` in sysfs)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_attribute_docstrings=True, defer_build=True
+    )
 
     hca: str
     """HCA name (mlx5_0)."""
@@ -116,7 +126,9 @@ class RdmaCounters(BaseModel):
 class DeviceCounters(BaseModel):
     """Every counter read from one device in one snapshot."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_attribute_docstrings=True, defer_build=True
+    )
 
     name: str
     """Device name."""

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fabriclint.models.common import Located, Source
+from fabriclint.models.common import DEFERRED, Located, Source
 from fabriclint.models.inventory import Strict
 from fabriclint.models.types import RoceMtu
 
@@ -23,7 +23,9 @@ Membership = Literal["full", "limited", "both"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    # The state models are built when an InfiniBand parser or a state read back first needs
+    # them: a RoCE fabric's check never does.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
 
 # ---- opensm.conf ---------------------------------------------------------------------------------
@@ -74,6 +76,8 @@ class VlArbEntry(_Model):
 class QosTables(Located):
     """The SL2VL / VL-arbitration settings of one port class (`qos_` = default for all classes)."""
 
+    model_config = DEFERRED
+
     prefix: str
     """qos, qos_ca, qos_sw0, qos_swe or qos_rtr."""
     max_vls: int | None = None
@@ -93,6 +97,8 @@ class QosTables(Located):
 
 class SmConfig(Located):
     """A whole opensm.conf: every key OpenSM knows (defaults filled in), unknown keys, QoS tables."""
+
+    model_config = DEFERRED
 
     file: str
     """The file it was read from."""
@@ -153,6 +159,8 @@ class McGroup(_Model):
 
 class Partition(Located):
     """One partition (definitions with the same P_Key are merged, as OpenSM does)."""
+
+    model_config = DEFERRED
 
     name: str = ""
     """Partition name (first definition's)."""
@@ -265,6 +273,8 @@ class QosUlp(_Model):
 class QosPolicy(Located):
     """qos-policy.conf."""
 
+    model_config = DEFERRED
+
     file: str
     """The file it was read from."""
     port_groups: list[PortGroup] = Field(default_factory=list)
@@ -330,6 +340,8 @@ class HcaPort(_Model):
 
 class InfinibandState(Located):
     """InfiniBand facts of a device: SM configuration and state (SM nodes), HCA ports (hosts)."""
+
+    model_config = DEFERRED
 
     sm: SmConfig | None = None
     """opensm.conf, when given."""

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from fabriclint.models.common import Source
 
-_STRICT = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+_STRICT = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
 
 class NcclSide(BaseModel):

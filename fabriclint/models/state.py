@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from fabriclint import platforms
-from fabriclint.models.common import Located, Source
+from fabriclint.models.common import DEFERRED, Located, Source
 from fabriclint.models.ib import InfinibandState
 from fabriclint.platforms.base import DeviceKind
 
@@ -399,6 +399,10 @@ class LldpNeighbor(BaseModel):
 
 class DeviceState(Located):
     """Everything fabriclint knows about one device, normalized."""
+
+    # Parsers make it with `construct` (its parts are validated models already); its validator,
+    # which holds every state model's, is built only when a state is read back or dumped.
+    model_config = DEFERRED
 
     name: str
     """Device name (inventory name)."""

@@ -22,7 +22,7 @@ from fabriclint.rules.coverage import needs
 class NoOptions(BaseModel):
     """A rule without options."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # as StrictOptions
 
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)

@@ -288,7 +288,7 @@ class RoleConfigDivergent(Rule["RoleConfigDivergent.Options"]):
     class Options(BaseModel):
         """Options of FAB003."""
 
-        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
         aspects: list[Aspect] = ["ecn", "scheduler", "watchdog"]
         """Which settings to compare across a role."""

@@ -113,7 +113,7 @@ class HostMtuExceedsSwitch(Rule["HostMtuExceedsSwitch.Options"]):
     class Options(BaseModel):
         """Options of MTU002."""
 
-        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
         l2_overhead: int = Field(default=0, ge=0)
         """Bytes added to the host's IP MTU before comparing with the switch port's IP MTU."""
@@ -177,7 +177,7 @@ class RoceMtuTooSmall(Rule["RoceMtuTooSmall.Options"]):
     class Options(BaseModel):
         """Options of MTU003."""
 
-        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
         min_mtu: RoceMtu = 4096
         """Smallest acceptable active RoCE/IB MTU in bytes when intent declares none."""

@@ -258,7 +258,7 @@ class NicRoceTosMismatch(Rule["NicRoceTosMismatch.Options"]):
     class Options(BaseModel):
         """Options of NIC004."""
 
-        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
         require_ect: bool = False
         """Also report a correct DSCP whose ECN bits are 0 (not ECN-capable)."""
@@ -425,7 +425,7 @@ class NicFirmwareSkew(Rule["NicFirmwareSkew.Options"]):
     class Options(BaseModel):
         """Options of NIC006."""
 
-        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+        model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
         components: list[Component] = ["firmware"]
         """Which versions to compare across NICs of one model (firmware, driver)."""

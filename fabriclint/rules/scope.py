@@ -356,7 +356,9 @@ def ordered(ctx: Context) -> list[DeviceState]:
 class StrictOptions(BaseModel):
     """Base of rule options: unknown keys are errors; field docstrings document the options."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    # Built when options are given (the policy's are validated when it loads) or documented:
+    # a run with the defaults makes them with `construct` (engine `_instances`).
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
 
 class FaultRule(Rule[OptionsT]):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fabriclint.models.common import source_at
+from fabriclint.models.common import construct, source_at
 from fabriclint.models.state import DeviceState, Interface, PfcConfig, QosConfig
 from fabriclint.parsers.cumulus import draft as kinds
 from fabriclint.parsers.cumulus.defaults import watchdog
@@ -40,7 +40,9 @@ class Builder:
     def state(self, name: str) -> DeviceState:
         """The DeviceState."""
         draft = self.draft
-        state = DeviceState(name=name, platform="cumulus", qos=self.qos, facts=dict(draft.facts))
+        state = construct(
+            DeviceState, name=name, platform="cumulus", qos=self.qos, facts=dict(draft.facts)
+        )
         if draft.os_version is not None:
             state.os_version = draft.os_version[0]
             state.mark("os_version", draft.os_version[1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fabriclint.models.common import Source
+from fabriclint.models.common import Source, construct
 from fabriclint.models.state import DeviceState, Interface, QosConfig, Trust, Unparsed
 from fabriclint.parsers.eos.draft import At, Draft, Layer, Lined
 from fabriclint.parsers.eos.qos import device_qos, merge, port_qos
@@ -29,7 +29,7 @@ def build_state(
     name: str, draft: Draft, shown: dict[str, ShownInterface], with_config: bool
 ) -> DeviceState:
     """The DeviceState; `with_config` is False when there was no running-config to read."""
-    state = DeviceState(name=name, platform="eos")
+    state = construct(DeviceState, name=name, platform="eos")
     state.os_version = draft.os_version
     state.mark("os_version", draft.version_source)
     state.facts = dict(draft.facts)

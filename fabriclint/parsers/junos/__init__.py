@@ -7,7 +7,7 @@ Semantics and defaults assumed are documented in docs/platforms/junos.md.
 
 from __future__ import annotations
 
-from fabriclint.models.common import source_at
+from fabriclint.models.common import construct, source_at
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.junos.assemble import build_state
@@ -26,7 +26,7 @@ def parse(raw: RawDevice) -> DeviceState:
     """Parse a Junos device's configuration. Pure; never raises on bad input (problems are reported)."""
     found = [(cmd, raw.outputs[cmd]) for cmd in COMMANDS if cmd in raw.outputs]
     if not found:
-        state = DeviceState(name=raw.name, platform="junos")
+        state = construct(DeviceState, name=raw.name, platform="junos")
         message = f"no '{SHOW_CONFIGURATION}' output: the Junos configuration could not be read"
         state.problems.append(InputProblem(kind="unparseable", message=message))
         return state

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from fabriclint.models.common import Source
+from fabriclint.models.common import Source, construct
 from fabriclint.models.state import DeviceState, Interface
 from fabriclint.parsers.junos.draft import ALL_INTERFACES, CosPort, Draft, Port, Unit
 from fabriclint.parsers.junos.qos import QosBuilder
@@ -21,7 +21,7 @@ from fabriclint.parsers.kit.vlans import Vlans, parse_vlan_list
 
 def build_state(name: str, d: Draft) -> DeviceState:
     """The DeviceState of everything collected in `d`."""
-    state = DeviceState(name=name, platform="junos")
+    state = construct(DeviceState, name=name, platform="junos")
     if d.version is not None:
         state.os_version = d.version.value
         state.mark("os_version", d.at(d.version.line))

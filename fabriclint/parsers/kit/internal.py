@@ -18,7 +18,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any, TypeVar
 
-from fabriclint.models.common import source_at
+from fabriclint.models.common import construct, source_at
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
@@ -37,7 +37,7 @@ def never_raises(platform: str, name: str) -> Callable[[Parse], Parse]:
     exception (the engine and the CLI then report the device as incomplete)."""
 
     def failed(raw: RawDevice, problem: InputProblem) -> DeviceState:
-        state = DeviceState(name=raw.name, platform=platform)
+        state = construct(DeviceState, name=raw.name, platform=platform)
         state.problems.append(problem)
         return state
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from fabriclint import platforms
-from fabriclint.models.common import Source
+from fabriclint.models.common import Source, construct
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
 
@@ -248,5 +248,5 @@ def not_this_platform(raw: RawDevice) -> DeviceState | None:
         problem = InputProblem(
             kind="unparseable", message=message, source=Source(file=output.file, line=found.line)
         )
-        return DeviceState(name=raw.name, platform=raw.platform, problems=[problem])
+        return construct(DeviceState, name=raw.name, platform=raw.platform, problems=[problem])
     return None

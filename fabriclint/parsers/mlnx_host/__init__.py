@@ -11,6 +11,7 @@ HCA ports without a netdev are `rdma["mlx5_0/1"]` (ib).
 
 from __future__ import annotations
 
+from fabriclint.models.common import construct
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState
 from fabriclint.parsers.kit.internal import never_raises
@@ -37,7 +38,7 @@ from fabriclint.platforms.mlnx_host import DEVINFO, IP_LINK
 @never_raises("mlnx-host", "mlnx-host")
 def parse(raw: RawDevice) -> DeviceState:
     """Parse one ConnectX host. Pure; never raises: bad input becomes `problems`/`unparsed`."""
-    state = DeviceState(name=raw.name, platform=raw.platform)
+    state = construct(DeviceState, name=raw.name, platform=raw.platform)
     inputs = Inputs()
     log = Log()
     for cmd, out in sorted(raw.outputs.items()):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fabriclint.models.common import Source
+from fabriclint.models.common import Source, construct
 from fabriclint.models.state import (
     BufferConfig,
     DeviceState,
@@ -53,7 +53,7 @@ def build_state(
     name: str, draft: Draft, shown: dict[str, ShownInterface], with_config: bool
 ) -> DeviceState:
     """The DeviceState; `with_config` is False when there was no usable running-config."""
-    state = DeviceState(name=name, platform="nxos")
+    state = construct(DeviceState, name=name, platform="nxos")
     if draft.os_version is not None:
         state.os_version = draft.os_version[0]
         state.mark("os_version", draft.at(draft.os_version[1]))

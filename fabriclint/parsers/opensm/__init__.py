@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from fabriclint.models.common import Source
+from fabriclint.models.common import Source, construct
 from fabriclint.models.ib import InfinibandState, PartitionIssue, SmInfo
 from fabriclint.models.ports import system_key
 from fabriclint.models.raw import RawDevice
@@ -56,7 +56,7 @@ def input_role(command: str) -> str | None:
 @never_raises("opensm", "OpenSM")
 def parse(raw: RawDevice) -> DeviceState:
     """Parse one SM node. Pure; never raises: bad input becomes `problems`."""
-    state = DeviceState(name=raw.name, platform=raw.platform)
+    state = construct(DeviceState, name=raw.name, platform=raw.platform)
     texts: dict[str, list[Text]] = {}
     log = Log()
     for cmd, out in sorted(raw.outputs.items()):

@@ -8,7 +8,7 @@ Semantics and defaults assumed are documented in docs/platforms/sonic.md.
 
 from __future__ import annotations
 
-from fabriclint.models.common import source_at
+from fabriclint.models.common import construct, source_at
 from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.kit.internal import never_raises
@@ -30,7 +30,7 @@ def parse(raw: RawDevice) -> DeviceState:
     """Parse a SONiC device's config_db.json. Pure; never raises (problems are reported)."""
     config = raw.outputs.get(CONFIG_DB)
     if config is None:
-        state = DeviceState(name=raw.name, platform="sonic")
+        state = construct(DeviceState, name=raw.name, platform="sonic")
         message = f"no '{CONFIG_DB}': the SONiC configuration could not be read"
         state.problems.append(InputProblem(kind="unparseable", message=message))
         return state
@@ -38,7 +38,7 @@ def parse(raw: RawDevice) -> DeviceState:
     problems: list[InputProblem] = []
     loaded = _load(config.text, file, problems)
     if loaded is None:
-        state = DeviceState(name=raw.name, platform="sonic")
+        state = construct(DeviceState, name=raw.name, platform="sonic")
     else:
         draft = Draft(file=file)
         for text, reason, line in loaded.skipped:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from fabriclint.models.common import construct
 from fabriclint.models.state import DeviceState, Interface, QosConfig, QueueConfig
 from fabriclint.parsers.kit.common import is_digits
 from fabriclint.parsers.sonic.buffer import Buffers, read_buffers
@@ -56,7 +57,7 @@ class Context:
 
 def build_state(name: str, draft: Draft, tables: Tables) -> DeviceState:
     """The DeviceState of one config_db."""
-    state = DeviceState(name=name, platform="sonic")
+    state = construct(DeviceState, name=name, platform="sonic")
     maps = read_maps(draft, tables)
     objects = QueueObjects(read_schedulers(draft, tables), read_wred(draft, tables))
     queues = read_queues(draft, tables, objects)
