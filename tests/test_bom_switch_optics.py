@@ -157,6 +157,8 @@ CUT_JSON = '{\n  "swp1": {\n    "vendor-name": "NVIDIA",\n'
         ("sonic", "Ethernet0: SFP EEPROM not detected\nEthernet8: SFP EEPROM is not applicable "
          "for RJ45 port\n", 0, None),
         ("sonic", "Ethernet0: SFP EEPROM detected\n        Vendor Name: N/A\n", 0, None),
+        ("sonic", "Ethernet0:1 (ganged): SFP EEPROM detected\n        Vendor SN: A1\n"
+         "Ethernet0:2 (ganged): SFP EEPROM detected\n        Vendor SN: A2\n", 1, None),
         ("sonic", "", None, 1),
         ("sonic", "Ethernet0: SFP EEPROM detected\n        Vendor SN: X1\nUsage: show [OPTIONS]\n",
          None, 3),
@@ -176,7 +178,7 @@ CUT_JSON = '{\n  "swp1": {\n    "vendor-name": "NVIDIA",\n'
          None, 2),
         ("junos", "\n{master:0}\n", None, 3),
     ],
-    ids=["sonic", "sonic-none", "sonic-n-a", "sonic-empty", "sonic-usage", "sonic-no-header",
+    ids=["sonic", "sonic-none", "sonic-n-a", "sonic-ganged", "sonic-empty", "sonic-usage", "sonic-no-header",
          "sonic-json", "nvue", "nvue-none", "nvue-cut-off", "nvue-list", "nvue-port-string",
          "junos", "junos-none", "junos-cut-off", "junos-other-json", "junos-module-string",
          "junos-banner-only"],
@@ -220,6 +222,16 @@ def test_a_cage_serves_its_breakouts_and_channels() -> None:
     assert chassis["et-0/0/0:1"]["serial"] == "1W1CZ9A70011"
     assert chassis["et-0/0/2"]["serial"] == "1W1CZ9A70013"  # no interface known: et-f/p/N
     assert "et-0/0/0" not in chassis
+    # an MX: FPC > MIC > PIC > Xcvr, the MIC not part of the port name
+    xcvr = {"name": _text("Xcvr 1"), "part-number": _text("740-021308")}
+    xcvr["serial-number"] = _text("AD1138A02V5")
+    pic = {"name": _text("PIC 2"), "chassis-sub-sub-sub-module": [xcvr]}
+    mic = {"name": _text("MIC 1"), "chassis-sub-sub-module": [pic]}
+    fpc = {"name": _text("FPC 1"), "chassis-sub-module": [mic]}
+    mx = json.dumps({"chassis-inventory": [{"chassis": [{"chassis-module": [fpc]}]}]})
+    assert inventory(mx, ["xe-1/2/1"]).modules == {
+        "xe-1/2/1": {"part_number": "740-021308", "serial": "AD1138A02V5"}
+    }
 
 
 def _outputs(
@@ -368,6 +380,7 @@ def test_collect_from_the_lab_gets_the_transceivers(tmp_path: Path) -> None:
     from tests.collectors.labkit import collect_from, lab_for
 
     served = baseline_with(tmp_path, MULTI, "served", _outputs(*ALL))
+    text = dict(zip(("sonic", "cumulus", "junos"), ALL, strict=True))
     out = tmp_path / "live"
     with lab_for(served) as lab:
         result = collect_from(lab, MULTI, out, limit=["leaf03", "leaf04", "spine01", "spine02"])
@@ -381,5 +394,6 @@ def test_collect_from_the_lab_gets_the_transceivers(tmp_path: Path) -> None:
         assert COMMANDS[platform] in raw.outputs, (name, sorted(raw.outputs))
         state = PARSERS[platform](raw)
         assert _located(state) == [] and int(state.facts["transceivers"]) == 4, name
+        assert _modules(state) == _modules(_parsed(platform, text[platform])), name
     spine02_raw = live.devices["spine02"].raw
     assert spine02_raw is not None and JUNOS_XCVR not in spine02_raw.outputs
