@@ -19,8 +19,9 @@ from fabriclint.models.state import DeviceState
 from fabriclint.parsers.kit.optics import Read, attach, module
 from fabriclint.platforms.sonic import TRANSCEIVERS
 
-_HEADER = re.compile(r"^(\S+?)(?::[0-9]+ \(ganged\))?: SFP EEPROM (.+?)\s*$")
-_FIELD = re.compile(r"^\s+(Vendor Name|Vendor PN|Vendor SN|Active Firmware):[ \t]*(.*?)\s*$")
+# greedy tails, stripped after: no backtracking over a long line of spaces
+_HEADER = re.compile(r"^(\S+?)(?::[0-9]+ \(ganged\))?: SFP EEPROM (.*)$")
+_FIELD = re.compile(r"^\s+(Vendor Name|Vendor PN|Vendor SN|Active Firmware):(.*)$")
 _NAMES = {"Vendor Name": 0, "Vendor PN": 1, "Vendor SN": 2, "Active Firmware": 3}
 
 
@@ -44,7 +45,7 @@ def blocks(text: str) -> Read:
             if header is None:
                 return _not_eeprom(number, line)
             headers += 1
-            detected = header[2].lower() == "detected"
+            detected = header[2].strip().lower() == "detected"
             current = found.setdefault(header[1], [None] * 4) if detected else None
         elif headers == 0:
             return _not_eeprom(number, line)
@@ -64,7 +65,7 @@ def _field(values: list[str | None] | None, line: str) -> None:
     """Keep a vendor, part, serial or firmware line of the current block (the first of each)."""
     match = _FIELD.match(line)
     if values is not None and match is not None and values[_NAMES[match[1]]] is None:
-        values[_NAMES[match[1]]] = match[2]
+        values[_NAMES[match[1]]] = match[2].strip()
 
 
 def _not_eeprom(number: int, line: str) -> Read:
