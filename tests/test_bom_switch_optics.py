@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fabriclint import bom
@@ -23,6 +25,7 @@ from fabriclint.platforms.junos import TRANSCEIVERS as JUNOS_XCVR
 from fabriclint.platforms.sonic import TRANSCEIVERS as SONIC_XCVR
 from fabriclint.snapshot import load_snapshot
 from tests.examples import baseline_with
+from tests.fuzz.checkrun import fuzz_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 MULTI = ROOT / "inventories" / "multivendor-pod"
@@ -397,3 +400,38 @@ def test_collect_from_the_lab_gets_the_transceivers(tmp_path: Path) -> None:
         assert _modules(state) == _modules(_parsed(platform, text[platform])), name
     spine02_raw = live.devices["spine02"].raw
     assert spine02_raw is not None and JUNOS_XCVR not in spine02_raw.outputs
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(
+        st.sampled_from(["chassis-inventory", "chassis", "chassis-module", "chassis-sub-module",
+                         "chassis-sub-sub-module", "name", "data", "part-number", "serial-number",
+                         "swp1", "vendor-sn", "status", "Xcvr 0", "FPC 0"]),
+        inner,
+        max_size=4,
+    ),
+    max_leaves=20,
+)  # fmt: skip
+_LINES = st.lists(
+    st.sampled_from(["Ethernet0: SFP EEPROM detected", "Ethernet4: SFP EEPROM not detected",
+                     "        Vendor SN: X", "        Vendor Name:", "\t", "", "Usage: x",
+                     "Ethernet0:1 (ganged): SFP EEPROM detected", "                1: 400G"]),
+    max_size=8,
+).map("\n".join)  # fmt: skip
+
+
+@fuzz_settings(150)
+@given(data=_JSON, lines=_LINES)
+def test_the_readers_never_raise(data: object, lines: str) -> None:
+    """Any JSON value or mix of eeprom lines gives modules or a located error, never an
+    exception (which would be an internal error, not the input problem it is)."""
+    from fabriclint.parsers.cumulus.optics import cages
+    from fabriclint.parsers.junos.optics import inventory
+    from fabriclint.parsers.sonic.optics import blocks
+
+    text = json.dumps(data, indent=1)
+    for read in (cages(text, ["swp1s0"]), inventory(text, ["et-0/0/0"]), blocks(lines)):
+        assert (read.error is None) or read.line >= 1
+        assert read.error is None or read.modules == {}
