@@ -20,6 +20,10 @@ TRAFFIC_CONF = "/etc/cumulus/datapath/traffic.conf"
 LLDP = "nv show interface lldp"
 """LLDP neighbours as a table: Interface, Speed, Type, Remote Host, Remote Port (NVUE command
 reference, `nv show interface lldp`, Cumulus Linux 5.0 and later)."""
+TRANSCEIVERS = "nv show platform transceiver -o json"
+"""Every port's module by interface (`vendor-name`, `vendor-pn`, `vendor-sn`) for the BOM lock
+(NVUE command reference, `nv show platform transceiver`, Cumulus Linux 5.11 and later; earlier
+releases have only the per-port `nv show interface <p> pluggable`); optional."""
 
 _COMMANDS = specs(
     CommandSpec(key=NVUE_CONFIG, optional=True),
@@ -27,6 +31,7 @@ _COMMANDS = specs(
     CommandSpec(key=NVUE_ROCE, optional=True),
     CommandSpec(key=TRAFFIC_CONF, run=f"cat {TRAFFIC_CONF}", optional=True),
     CommandSpec(key=LLDP, optional=True),
+    CommandSpec(key=TRANSCEIVERS, optional=True),
 )
 
 

@@ -8,8 +8,16 @@ CONFIGURATION = "show configuration"
 LLDP = "show lldp neighbors"
 """LLDP neighbours as a table: Local Interface, Parent Interface, Chassis Id, Port info, System
 Name (Junos CLI reference, `show lldp neighbors`)."""
+TRANSCEIVERS = "show chassis hardware | display json"
+"""The chassis inventory: each `Xcvr N` under its FPC and PIC with `part-number`,
+`serial-number` and `description`, for the BOM lock (Junos CLI reference, `show chassis
+hardware`; `display json` from Junos OS 14.2); optional."""
 
-_COMMANDS = specs(CONFIGURATION, CommandSpec(key=LLDP, optional=True))
+_COMMANDS = specs(
+    CONFIGURATION,
+    CommandSpec(key=LLDP, optional=True),
+    CommandSpec(key=TRANSCEIVERS, optional=True),
+)
 
 COUNTERS = CounterPlan(
     "fabriclint.parsers.junos.counters",

@@ -16,6 +16,11 @@ LLDP = "show lldp table"
 """LLDP neighbours as a table: LocalPort, RemoteDevice, RemotePortID, Capability,
 RemotePortDescr (SONiC Command Reference, `show lldp table`)."""
 
+TRANSCEIVERS = "show interfaces transceiver eeprom"
+"""Each port's module as xcvrd stored it in STATE_DB (`Vendor Name`, `Vendor PN`, `Vendor SN`,
+`Active Firmware` on CMIS modules) for the BOM lock (SONiC Command Reference, `show interfaces
+transceiver eeprom`); optional. Read from the database: no root needed, unlike `sfputil`."""
+
 _COMMANDS = specs(
     # The running configuration (what the switch uses), as config_db.json-shaped JSON;
     # the saved file is read only where the show command is unavailable.
@@ -27,6 +32,7 @@ _COMMANDS = specs(
         only_if_missing=CONFIG_DB,
     ),
     CommandSpec(key=LLDP, optional=True),
+    CommandSpec(key=TRANSCEIVERS, optional=True),
 )
 
 PFCSTAT = "pfcstat"

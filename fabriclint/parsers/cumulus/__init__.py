@@ -20,6 +20,7 @@ from fabriclint.parsers.cumulus.legacy import read_legacy
 from fabriclint.parsers.cumulus.lldp import read_lldp
 from fabriclint.parsers.cumulus.nclu import read_nclu
 from fabriclint.parsers.cumulus.nvue import read_nvue
+from fabriclint.parsers.cumulus.optics import read_transceivers
 from fabriclint.parsers.cumulus.show import read_roce_show
 from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.platforms.cumulus import NCLU_CONFIG, NVUE_CONFIG, NVUE_ROCE, TRAFFIC_CONF
@@ -69,6 +70,7 @@ def parse(raw: RawDevice) -> DeviceState:
         state.problems.append(InputProblem(kind="unparseable", message=message))
     state.inputs = present
     read_lldp(raw, state)
+    read_transceivers(raw, state)
     return state
 
 

@@ -13,6 +13,7 @@ from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.junos.assemble import build_state
 from fabriclint.parsers.junos.draft import Draft
 from fabriclint.parsers.junos.lldp import read_lldp
+from fabriclint.parsers.junos.optics import read_transceivers
 from fabriclint.parsers.junos.text import read_config
 from fabriclint.parsers.junos.toplevel import collect
 from fabriclint.parsers.kit.internal import never_raises
@@ -36,6 +37,7 @@ def parse(raw: RawDevice) -> DeviceState:
         state.problems.append(problem)
     state.inputs = [command]
     read_lldp(raw, state)
+    read_transceivers(raw, state)
     return state
 
 

@@ -2,7 +2,7 @@
 platform shares: recording what a platform's `optics.py` read on the state.
 
 A platform's reader turns its output (the descriptor names the command: `TRANSCEIVERS`) into
-port -> {vendor, part_number, serial}; `attach` records them as `DeviceState.facts`
+port -> {vendor, part_number, serial, firmware: those the output shows}; `attach` records them as `DeviceState.facts`
 `transceiver.<port>.<field>`. An output that is not the command's shape is an input problem at
 its line (the device is incomplete, exit 3), never a silent "no transceivers"; no output at
 all records nothing (not shown: the lock then never names a change).
@@ -21,7 +21,7 @@ from fabriclint.models.state import DeviceState, InputProblem
 PREFIX = "transceiver."
 COUNT = "transceivers"
 """Fact: how many modules the output showed (present, possibly 0: shown, none inserted)."""
-FIELDS = ("vendor", "part_number", "serial")
+FIELDS = ("vendor", "part_number", "serial", "firmware")
 _ABSENT = frozenset({"", "n/a", "not present", "none", "unknown"})
 
 
@@ -55,10 +55,18 @@ def shown(value: object) -> str | None:
     return None if text.lower() in _ABSENT else text
 
 
-def module(vendor: object, part: object, serial: object) -> dict[str, str]:
-    """The fields shown of one module ({} for an empty cage)."""
-    values = zip(FIELDS, (shown(vendor), shown(part), shown(serial)), strict=True)
-    return {name: value for name, value in values if value is not None}
+def module(vendor: object, part: object, serial: object, firmware: object = None) -> dict[str, str]:
+    """The fields shown of one module ({} for an empty cage); `firmware` only where the
+    output shows the module's firmware (CMIS modules on SONiC, NVUE's `fw-version`)."""
+    values = (shown(vendor), shown(part), shown(serial), shown(firmware))
+    return {name: value for name, value in zip(FIELDS, values, strict=True) if value is not None}
+
+
+def line_of(text: str, needle: str) -> int:
+    """The line of the first `needle` in the text (1 when not found): where a structural
+    problem of a JSON output is reported."""
+    at = text.find(needle)
+    return text.count("\n", 0, at) + 1 if at >= 0 else 1
 
 
 def attach(state: DeviceState, raw: RawDevice, key: str, read: Read) -> None:

@@ -15,6 +15,7 @@ from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.parsers.sonic.assemble import BLOCK_TABLES, build_state
 from fabriclint.parsers.sonic.draft import Draft
 from fabriclint.parsers.sonic.lldp import read_lldp
+from fabriclint.parsers.sonic.optics import read_transceivers
 from fabriclint.parsers.sonic.tables import Loaded, load_tables
 from fabriclint.parsers.sonic.text import Duplicate, JObj, JsonError, load
 from fabriclint.platforms.sonic import CONFIG_DB
@@ -47,6 +48,7 @@ def parse(raw: RawDevice) -> DeviceState:
     state.problems = problems + state.problems
     state.inputs = [CONFIG_DB]
     read_lldp(raw, state)
+    read_transceivers(raw, state)
     return state
 
 
