@@ -80,7 +80,7 @@ class SwitchLock(BaseModel):
     ports: dict[str, int | None] = Field(default_factory=dict)
     """Cabled port -> speed in Mb/s (None when no output shows it)."""
     transceivers: dict[str, dict[str, str]] | None = None
-    """Cabled port -> its transceiver (vendor, part_number, serial: those shown), from the
+    """Cabled port -> its transceiver (vendor, part_number, serial, firmware: those shown), from the
     platform's transceiver command; a cabled port with no module shown is absent. None when
     no transceiver output was collected (not shown, never a change)."""
 
