@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +37,7 @@ from fabriclint.collectors.shards import (
 from fabriclint.collectors.store import SnapshotExists, SnapshotWriter, default_name
 from fabriclint.loaders.fabric import has_source, inventory_path, live_problems, refuse_outside
 from fabriclint.loaders.yaml import Problem, load_yaml, validate_doc
+from fabriclint.models.address import HOST_SHAPE
 from fabriclint.models.inventory import Device, Inventory
 
 DEFAULT_KNOWN_HOSTS = Path("~/.ssh/known_hosts")
@@ -238,16 +238,13 @@ def _collector(options: CollectOptions, policy: SshPolicy, scrub: Scrubber) -> C
 # A host name, an IPv4 or an IPv6 address (with a zone): an SSH config's `ProxyCommand ssh -W
 # %h:%p jump` puts the host into a command line, so a PR inventory's `host: "x:22
 # -oProxyCommand=touch${IFS}/tmp/p;:"` ran a command; blanks, `$`, `;` or a leading `-` are refused.
-_HOST = re.compile(r"(?!-)[A-Za-z0-9._:%\[\]-]{1,255}")
-
-
 def _early_result(target: Target, settings: Settings) -> DeviceResult | None:
     """A result without connecting: no address, one that is no host name or address, or a
     plan outside the allowlist."""
     if not target.host:
         reason = "no host in the inventory (nothing to connect to)"
         return DeviceResult(target.name, target.platform, "unreachable", reason)
-    if not _HOST.fullmatch(target.host):
+    if not HOST_SHAPE.fullmatch(target.host):  # also checked when the inventory is read
         reason = f"host {target.host!r} is no host name or address (no connection was opened)"
         return DeviceResult(target.name, target.platform, "unreachable", reason)
     return preflight(target, settings)

@@ -12,11 +12,17 @@ and is accepted as it is.
 from __future__ import annotations
 
 import ipaddress
+import re
 from typing import Annotated
 
 from pydantic import AfterValidator
 
+from fabriclint.models.names import refusing
+
 MAX_PORT = 65535
+HOST_SHAPE = re.compile(r"(?!-)[A-Za-z0-9._:%\[\]-]{1,255}")
+"""What a host name or an address can be made of: no blank, quote, `$`, `;`, `/` or leading `-`
+(an SSH config's `ProxyCommand ... %h` puts the host into a command line)."""
 
 
 def _is_ip(text: str) -> bool:
@@ -43,6 +49,11 @@ def _port_problem(host: str, address: str, port: str) -> str:
 
 def host_problem(host: str) -> str | None:
     """Why `host` is not an address or a name alone (None when it is)."""
+    if host and not HOST_SHAPE.fullmatch(host):
+        return (
+            f"host {host!r} is no host name or address (letters, digits, '.', '-', ':', '%'; "
+            "no blank, quote, '$', ';', '/' or leading '-')"
+        )
     if ":" not in host or _is_ip(host.split("%", 1)[0]):
         return None  # a name, an IPv4 address, or a bare IPv6 one (with its zone, fe80::1%eth0)
     if host.startswith("["):
@@ -54,13 +65,8 @@ def host_problem(host: str) -> str | None:
     return _port_problem(host, address, port)
 
 
-def check_host(host: str) -> str:
-    """`host` itself when valid; ValueError with the reason otherwise (a pydantic validator)."""
-    problem = host_problem(host)
-    if problem is not None:
-        raise ValueError(problem)
-    return host
-
+check_host = refusing(host_problem)
+"""`host` itself when valid; ValueError with the reason otherwise."""
 
 Host = Annotated[str, AfterValidator(check_host)]
 """A management address or DNS name, without a port."""

@@ -10,6 +10,7 @@ manifest.json, an inventory overlay) validates it with `check_device_name`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import AfterValidator
@@ -32,12 +33,21 @@ def device_name_problem(name: str) -> str | None:
     )
 
 
-def check_device_name(name: str) -> str:
-    """`name` itself when valid; ValueError with the reason otherwise (a pydantic validator)."""
-    problem = device_name_problem(name)
-    if problem is not None:
-        raise ValueError(problem)
-    return name
+def refusing(problem: Callable[[str], str | None]) -> Callable[[str], str]:
+    """A pydantic validator from a `problem` function: the value itself when `problem` finds
+    none, ValueError with the reason otherwise."""
+
+    def check(value: str) -> str:
+        reason = problem(value)
+        if reason is not None:
+            raise ValueError(reason)
+        return value
+
+    return check
+
+
+check_device_name = refusing(device_name_problem)
+"""`name` itself when valid; ValueError with the reason otherwise."""
 
 
 DeviceName = Annotated[str, AfterValidator(check_device_name)]

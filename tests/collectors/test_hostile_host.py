@@ -55,6 +55,21 @@ def test_a_proxy_command_never_runs_for_a_hostile_host(tmp_path: Path) -> None:
     args = ["collect", str(fabric), "--ssh-config", str(config), "--out", str(tmp_path / "s")]
     args += ["--insecure-no-host-key-check", "--timeout", "2"]
     result = CliRunner(env={"LAB_USER": "u", "LAB_PASSWORD": "p"}).invoke(cli_app(), args)
-    assert result.exit_code == 3, result.stderr
-    assert "no host name or address (no connection was opened)" in result.stderr
+    assert result.exit_code == 2, result.stderr  # refused where it is written, before any SSH
+    assert "inventory.yaml:3:" in result.stderr and "is no host name or address" in result.stderr
     assert not marker.exists() and not (tmp_path / "pwned").exists()
+
+
+@pytest.mark.parametrize("host", HOSTILE)
+def test_the_inventory_refuses_a_hostile_host_at_its_line(host: str) -> None:
+    from fabriclint.models.address import host_problem
+
+    assert host_problem(host) is not None
+
+
+@pytest.mark.parametrize("host", [h for h in FINE if not h.startswith("[")])
+def test_the_inventory_takes_a_host_name_or_an_address(host: str) -> None:
+    """(A bracketed IPv6 address is refused there too, with how to write it.)"""
+    from fabriclint.models.address import host_problem
+
+    assert host_problem(host) is None
