@@ -77,19 +77,25 @@ def worst(findings: Iterable[Finding], checked: bool = True) -> str:
 
 
 def tier_of(role: str | None, platform: str | None) -> str:
-    """The map tier of a device: its role's word when it names one, else its platform's kind."""
-    word = (role or "").lower()
+    """The map tier of a device: a word of its role that names one (`super-spine`, `rail-leaf`,
+    `gpu`), else its platform's kind (a host platform is a host whatever its role)."""
+    words = set(re.split(r"[^a-z0-9]+", (role or "").lower()))
     kind = platforms.kind_of(platform) if platform else "switch"
-    if kind == "subnet-manager" or word in ("sm", "subnet-manager", "opensm"):
+    if kind == "subnet-manager" or words & {"sm", "subnet", "opensm"}:
         return "subnet-manager"
     if kind == "host":
         return "host"
-    for tier, words in (("spine", ("spine", "super", "core")), ("leaf", ("leaf", "tor", "rail"))):
-        if any(w in word for w in words):
+    for tier, names in _TIER_WORDS:
+        if words & names:
             return tier
-    if any(w in word for w in ("gpu", "host", "server", "storage", "compute")):
-        return "host"
     return "other"
+
+
+_TIER_WORDS = (
+    ("spine", {"spine", "spines", "superspine", "super", "core"}),
+    ("leaf", {"leaf", "leaves", "tor", "rail"}),
+    ("host", {"gpu", "host", "hosts", "server", "servers", "storage", "compute", "node"}),
+)
 
 
 def _ends_in(obj: str) -> list[tuple[str, str]]:
@@ -670,7 +676,7 @@ h1{font-size:20px;margin:0 0 6px}h2{font-size:16px;margin:22px 0 8px}
 .node.c-ok rect{fill:#e8f5e9;stroke:#2e7d32}.edge.c-ok .wire{stroke:#9bbf9d}
 .node.c-not-checked rect{fill:#eee;stroke:#888;stroke-dasharray:5 3}
 .edge.c-not-checked .wire{stroke:#aaa;stroke-dasharray:6 4}
-.node.sel rect{stroke:#000;stroke-width:3}.edge.sel .wire{stroke-width:6}
+#map g:focus{outline:none}.node.sel rect{stroke:#000;stroke-width:3}.edge.sel .wire{stroke-width:6}
 .legend .key{margin-right:12px;white-space:nowrap}
 .legend .key i{display:inline-block;width:14px;height:10px;margin-right:4px;border:2px solid}
 .key.c-error i{background:#fde0dc;border-color:#c62828}

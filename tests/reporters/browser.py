@@ -5,6 +5,7 @@ with no websocket library and no network port."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import fcntl
 import json
 import os
@@ -59,7 +60,8 @@ class Browser:
         try:
             self.call("Browser.close")
         except (OSError, RuntimeError, TimeoutError):
-            os.kill(self._pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
         os.waitpid(self._pid, 0)
         os.close(self._in)
         os.close(self._out)
