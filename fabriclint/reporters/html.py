@@ -107,10 +107,10 @@ def _ends_in(obj: str) -> list[tuple[str, str]]:
 
 def cable_findings(report: Report, cables: Sequence[Cable]) -> dict[int, list[Finding]]:
     """Cable index -> the findings about that cable (see the module docstring)."""
-    at: dict[tuple[str, str], int] = {}
+    at: dict[tuple[str, str], list[int]] = {}
     for index, cable in enumerate(cables):
-        at.setdefault(cable.a, index)
-        at.setdefault(cable.b, index)
+        at.setdefault(cable.a, []).append(index)
+        at.setdefault(cable.b, []).append(index)
     out: dict[int, list[Finding]] = {}
     for finding in report.findings:
         for index in _cables_of(finding, cables, at):
@@ -119,23 +119,25 @@ def cable_findings(report: Report, cables: Sequence[Cable]) -> dict[int, list[Fi
 
 
 def _cables_of(
-    finding: Finding, cables: Sequence[Cable], at: dict[tuple[str, str], int]
+    finding: Finding, cables: Sequence[Cable], at: dict[tuple[str, str], list[int]]
 ) -> list[int]:
+    """The cables a finding is about: those its object names by both ends (a plan's cable and
+    an LLDP-only one may share an end), else the cable of the port it is on when its message
+    names that cable's far end."""
     ends = _ends_in(finding.object)
-    found = []
-    for first, second in zip(ends[::2], ends[1::2], strict=False):
-        index = at.get(first)
-        if index is not None and second in (cables[index].a, cables[index].b):
-            found.append(index)
-    if ends or finding.device is None or not finding.object.startswith("interface "):
-        return found
-    end = (finding.device, finding.object.removeprefix("interface "))
-    index = at.get(end)
-    if index is None:
+    if ends:
+        pairs = zip(ends[::2], ends[1::2], strict=False)
+        return [i for a, b in pairs for i in at.get(a, []) if b in (cables[i].a, cables[i].b)]
+    if finding.device is None or not finding.object.startswith("interface "):
         return []
-    cable = cables[index]
-    far = cable.b if cable.a == end else cable.a
-    return [index] if f"{far[0]}:{far[1]}" in finding.message else []
+    end = (finding.device, finding.object.removeprefix("interface "))
+    found = []
+    for index in at.get(end, []):
+        cable = cables[index]
+        far = cable.b if cable.a == end else cable.a
+        if f"{far[0]}:{far[1]}" in finding.message:
+            found.append(index)
+    return found
 
 
 # ---- layout -------------------------------------------------------------------------------------

@@ -103,6 +103,10 @@ class Browser:
         while not any(e.get("method") == event for e in self._events):
             self._events.append(self._message(deadline))
 
+    def events(self, name: str) -> list[dict[str, Any]]:
+        """The events called `name` since the page was opened."""
+        return [e for e in self._events if e.get("method") == name]
+
     def open(self, page: Path) -> None:
         """Load a local file and wait for its load event."""
         self._events.clear()

@@ -73,6 +73,7 @@ CABLES = [
     Cable(("gpu01", "ens2np0"), ("leaf02", "Ethernet1/1")),
     Cable(("leaf02", "Ethernet33/1"), ("spine01", "Ethernet2/1")),
     Cable(("leaf01", "Ethernet30/1"), ("leaf02", "Ethernet30/1"), seen="lldp"),
+    Cable(("gpu01", "ens2np0"), ("leaf02", "Ethernet2/1"), seen="lldp"),  # on a planned end
 ]
 
 
@@ -89,6 +90,7 @@ CABLES = [
             [0, 1],
         ),
         ("gpu01", "link gpu01:ens2np0 - leaf09:Ethernet1/1", "a cable nobody planned", []),
+        ("gpu01", "cables gpu01:ens2np0 - leaf02:Ethernet2/1 and x:1 - y:2", "swapped", [3]),
         # a port finding naming the far end of its cable is about the cable (NIC001)...
         ("gpu01", "interface ens2np0", "PFC 4 but leaf02:Ethernet1/1 at the other end has 3", [0]),
         # ...one that does not is about the port alone (firmware, DCQCN)
@@ -103,6 +105,28 @@ def test_which_cable_a_finding_is_about(
     found = finding("PFC007", "x", "error", device, obj, message=message)
     report = report_for([found], [])
     assert sorted(page.cable_findings(report, CABLES)) == cables
+
+
+def test_the_engine_hands_over_the_plan_and_the_cables_only_lldp_shows() -> None:
+    from fabriclint.engine import CheckOptions, fabric_cables, run_check
+
+    fabric = ROOT / "inventories" / "roce-pod"
+    result = run_check(
+        CheckOptions(fabric_dir=fabric, snapshot=fabric / "snapshots" / "lldp-miscabled")
+    )
+    assert result.context is not None
+    cables = fabric_cables(result.context)
+    planned = [c for c in cables if c.seen == "plan"]
+    assert len(planned) == len(result.fabric.inventory.links) == 16
+    assert sorted((c.a, c.b) for c in cables if c.seen == "lldp") == [
+        (("gpu01", "ens1np0"), ("leaf01", "Ethernet2/1")),  # CAB004: the swapped pair
+        (("gpu02", "ens1np0"), ("leaf01", "Ethernet1/1")),
+        (("leaf01", "Ethernet31/1"), ("leaf02", "Ethernet31/1")),  # CAB002: unplanned
+    ]
+    drawn = page.build_map(result.report, cables)
+    colours = {e.title.split(": ")[1].split(";")[0]: e.color for e in drawn.edges}
+    assert colours["leaf01:Ethernet31/1 - leaf02:Ethernet31/1 (LLDP only)"] == "warning"
+    assert {c for t, c in colours.items() if "gpu01:ens1np0" in t} == {"error"}
 
 
 def _dev(name: str, role: str, platform: str = "eos", status: str = "ok") -> DeviceSummary:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.reporters.browser import CHROMIUM, Browser
+from tests.reporters.test_html import EVIL, _hostile
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(
@@ -73,6 +74,19 @@ def test_the_map_and_the_filter_in_chromium(
     keep = os.environ.get("FABRICLINT_SCREENSHOTS")
     if keep:
         shutil.copy(shot, Path(keep) / "check-report.png")
+
+
+def test_a_hostile_page_runs_no_script_of_its_data(tmp_path: Path) -> None:
+    text, _ = _hostile()
+    page = tmp_path / "hostile.html"
+    page.write_text(text)
+    with Browser(tmp_path / "profile") as browser:
+        browser.open(page)
+        browser.click("#map .node rect")
+        assert browser.events("Page.javascriptDialogOpening") == []  # no alert(1) nor alert(2)
+        assert browser.js("document.querySelectorAll('img, script').length") == 1  # ours
+        assert browser.js("document.querySelector('h1').textContent") == f"fabriclint: {EVIL}"
+        assert browser.js("document.body.getAttribute('data-shown')") is not None
 
 
 def _click_filters(browser: Browser, total: int) -> None:
