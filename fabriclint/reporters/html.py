@@ -204,15 +204,18 @@ class _Facts:
         return cls(report, cables, by_device, cable_findings(report, cables), devices)
 
     def checked(self, device: str) -> bool:
+        """Whether `device` was checked (status ok)."""
         known = self.devices.get(device)
         return known is not None and known.status == "ok"
 
 
 def _plural(count: int, noun: str) -> str:
+    """`1 finding`, `3 findings`."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _device_node(facts: _Facts, index: int, device: DeviceSummary) -> Node:
+    """A device's box: its colour and its tooltip (name, platform, role, findings, status)."""
     found = facts.by_device.get(device.name, [])
     active = sum(1 for f in found if f.suppressed is None)
     status = "" if device.status == "ok" else f"; {why(device)}"
@@ -251,7 +254,7 @@ def _group_hosts(facts: _Facts, hosts: list[Node], start: int) -> list[Node]:
         found = [f for n in names for f in facts.by_device.get(n, [])]
         checked = all(facts.checked(n) for n in names)
         on = f"on {', '.join(key)}" if key else "uncabled"
-        bad = sum(1 for n in members if n.color not in ("ok",))
+        bad = sum(1 for n in names if any(f.suppressed is None for f in facts.by_device.get(n, [])))
         title = (
             f"{_plural(len(names), 'host')} {on}: {names[0]} ... {names[-1]}; "
             f"{_plural(sum(1 for f in found if f.suppressed is None), 'finding')} "
@@ -280,6 +283,7 @@ def _edges(facts: _Facts, owner: dict[str, Node]) -> list[Edge]:
 
 
 def _colour_edge(facts: _Facts, edge: Edge) -> None:
+    """A line's colour (its cables' worst finding) and its tooltip (the ends, the rules)."""
     found = [f for i in edge.cables for f in facts.by_cable.get(i, [])]
     ends = [end for i in edge.cables for end in (facts.cables[i].a, facts.cables[i].b)]
     checked = all(facts.checked(dev) for dev, _ in ends)
@@ -373,6 +377,7 @@ def _grid(facts: _Facts, nodes: list[Node]) -> FabricMap:
 
 
 def _centre(node: Node, top: bool) -> tuple[float, float]:
+    """The middle of a box's upper (`top`) or lower edge."""
     return node.x + node.w / 2, node.y + (0 if top else node.h)
 
 
@@ -388,6 +393,7 @@ def _path(a: Node, b: Node) -> str:
 
 
 def _svg_edge(edge: Edge, nodes: dict[str, Node]) -> str:
+    """A line, with a wide transparent twin that takes the clicks."""
     d = _path(nodes[edge.a], nodes[edge.b])
     return (
         f'<g class="edge c-{edge.color}" data-edge="{edge.id}" tabindex="0">'
@@ -397,10 +403,12 @@ def _svg_edge(edge: Edge, nodes: dict[str, Node]) -> str:
 
 
 def _label(text: str, limit: int = 16) -> str:
+    """A name short enough for its box (the tooltip has it whole)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _svg_node(node: Node, ids: dict[str, str], grid: bool) -> str:
+    """A box (a bare cell in the grid), naming the page ids of its devices for the filter."""
     devs = " ".join(ids[d] for d in node.devices)
     text = (
         ""
@@ -440,6 +448,7 @@ def svg(fabric_map: FabricMap, ids: dict[str, str]) -> str:
 
 
 def _consequences(report: Report) -> dict[str, list[Finding]]:
+    """Cause fingerprint -> the findings it explains."""
     out: dict[str, list[Finding]] = {}
     for finding in report.findings:
         if not finding.is_cause:
@@ -474,6 +483,8 @@ class _Ids:
 
 
 def _row_attrs(group: list[Finding], ids: _Ids, by_finding: dict[str, list[int]]) -> str:
+    """What the filters match a row on: the severities, devices, rules and map lines of a
+    cause and its consequences."""
     sevs = sorted({f.severity for f in group}, key=lambda s: -SEVERITY_RANK[s])
     devs = sorted({ids.devices[f.device or "(fabric)"] for f in group})
     rules = sorted({ids.rules[f.rule] for f in group})
@@ -492,6 +503,7 @@ def _row_attrs(group: list[Finding], ids: _Ids, by_finding: dict[str, list[int]]
 
 
 def _fix(finding: Finding) -> str:
+    """The fix hint, one code line per line (none for a suppressed finding)."""
     if not finding.fix or finding.suppressed is not None:
         return ""
     lines = "<br>".join(f"<code>{esc(line)}</code>" for line in finding.fix.splitlines())
@@ -499,6 +511,7 @@ def _fix(finding: Finding) -> str:
 
 
 def _folded(finding: Finding, items: list[Finding]) -> str:
+    """The consequences of a cause, folded (`+N consequence(s)`)."""
     if not items:
         return ""
     rows = "".join(
@@ -512,6 +525,7 @@ def _folded(finding: Finding, items: list[Finding]) -> str:
 
 
 def _row(finding: Finding, items: list[Finding], attrs: str) -> str:
+    """One cause (or suppressed finding) of the table."""
     suppressed = finding.suppressed is not None
     note = f'<div class="why">suppressed: {esc(finding.suppressed)}</div>' if suppressed else ""
     location = esc(finding.source) if finding.source is not None else "—"
@@ -559,11 +573,13 @@ def _table(report: Report, ids: _Ids, by_cable: dict[int, list[Finding]]) -> str
 
 
 def _options(values: dict[str, str], everything: str) -> str:
+    """A select's options: names shown, page ids as values."""
     shown = "".join(f'<option value="{v}">{esc(k)}</option>' for k, v in values.items())
     return f'<option value="">{everything}</option>{shown}'
 
 
 def _filters(ids: _Ids) -> str:
+    """The severity, rule and device filters."""
     sevs = {s: s for s in ("error", "warning", "info")}
     return (
         '<div class="filters">'
@@ -615,6 +631,7 @@ def _not_checked(report: Report) -> str:
 
 
 def _legend(mode: str) -> str:
+    """The colours, and how the map was simplified for a large fabric."""
     swatches = "".join(f'<span class="key c-{c}"><i></i>{c}</span>' for c in COLORS)
     notes = {
         "full": "",
@@ -630,6 +647,7 @@ def _legend(mode: str) -> str:
 
 
 def _hash(text: str) -> str:
+    """A CSP source allowing exactly this inline script or style."""
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
