@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabriclint import __version__, platforms
 from fabriclint.causes import link_causes
@@ -70,6 +70,9 @@ from fabriclint.snapshot import (
     read_device,
 )
 from fabriclint.suppress import apply, inline_comments, read_baseline
+
+if TYPE_CHECKING:
+    from fabriclint.reporters import Cable
 
 
 class ExitCode(IntEnum):
@@ -125,6 +128,8 @@ class CheckResult:
     """The severity threshold that decided the exit code."""
     failures: list[Failure] = field(default_factory=list)
     """Exceptions contained during the run (each is an INTERNAL001 finding; exit 3)."""
+    context: Context | None = None
+    """What the rules saw (the HTML map reads its cables: `fabric_cables`)."""
 
     def contain(self, failure: Failure) -> None:
         """Record a failure found after the report was built (a reporter): incomplete, exit 3."""
@@ -825,7 +830,23 @@ def report(
         states=ctx.states,
         fail_on=loaded.fail_on,
         failures=failures,
+        context=ctx,
     )
+
+
+def fabric_cables(ctx: Context) -> list[Cable]:
+    """The cables the run judged, for the HTML map: the plan's links as each device spells its
+    ports, then the cables LLDP shows that the plan lacks (the CAB rules' comparison, memoized
+    in the context: nothing is parsed again)."""
+    from fabriclint.reporters import Cable
+    from fabriclint.rules.cab import cabling, key
+
+    cables = [Cable(*link.ends()) for link in ctx.inventory.links]
+    observed = cabling(ctx).observed
+    if observed:
+        planned = {frozenset((key(c.a), key(c.b))) for c in cables}
+        cables += [Cable(*o.ends, seen="lldp") for p, o in observed.items() if p not in planned]
+    return cables
 
 
 def _add_fixes(findings: list[Finding], ctx: Context, failures: list[Failure]) -> None:

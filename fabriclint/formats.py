@@ -12,7 +12,17 @@ REPORTERS: Registry[str] = Registry(
     "format",
     (
         (name, f"fabriclint.reporters.{name}")
-        for name in ("text", "json", "jsonl", "sarif", "junit", "markdown", "github", "gitlab")
+        for name in (
+            "text",
+            "json",
+            "jsonl",
+            "sarif",
+            "junit",
+            "markdown",
+            "github",
+            "gitlab",
+            "html",
+        )
     ),
 )
 """Format name -> the module whose pure `render(report) -> str` writes it (imported when chosen)."""

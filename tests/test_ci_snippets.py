@@ -90,6 +90,12 @@ def test_github_workflow_commands_run_as_pasted(repo: Path) -> None:
     sarif = json.loads((repo / upload["with"]["sarif_file"]).read_text())
     assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
     assert (repo / "fabriclint.md").read_text().startswith("## fabriclint")
+    artifact = next(
+        s for s in steps if str(s.get("uses", "")).startswith("actions/upload-artifact")
+    )
+    assert artifact["if"] == "always()"
+    page = (repo / artifact["with"]["path"]).read_text()
+    assert page.startswith("<!DOCTYPE html>") and '<svg id="map"' in page
 
 
 def test_gitlab_job_runs_as_pasted_and_writes_its_reports(repo: Path) -> None:
@@ -103,6 +109,8 @@ def test_gitlab_job_runs_as_pasted_and_writes_its_reports(repo: Path) -> None:
     assert issues and all({"check_name", "fingerprint", "location"} <= set(i) for i in issues)
     assert ET.parse(repo / reports["junit"]).getroot().tag == "testsuites"
     assert job["artifacts"]["when"] == "always"
+    (page,) = job["artifacts"]["paths"]
+    assert '<svg id="map"' in (repo / page).read_text()
 
 
 def test_pre_commit_config_uses_the_shipped_hooks_and_checks_only_what_changed(

@@ -16,6 +16,7 @@ from fabriclint.formats import FORMATS
 
 if TYPE_CHECKING:
     from fabriclint.engine import CheckResult
+    from fabriclint.reporters import Cable
     from fabriclint.rules.internal import Failure
 
 
@@ -295,6 +296,8 @@ _EXTENSIONS: dict[str, set[str]] = {
     ".sarif": {"sarif"},
     ".xml": {"junit"},
     ".md": {"markdown"},
+    ".html": {"html"},
+    ".htm": {"html"},
     ".jsonl": {"jsonl"},
     ".json": {"json", "gitlab", "sarif"},
 }
@@ -445,12 +448,29 @@ def _render(
             anchor=view.anchor,
             quiet=view.quiet,
             show_suppressed=view.show_suppressed,
+            cables=_cables(result) if fmt.value == "html" else (),
         )
         try:
             texts[index] = render(result.report)
         except Exception as exc:
             result.contain(Failure.of(f"reporter {fmt.value}", exc))
     return texts
+
+
+def _cables(result: CheckResult) -> list[Cable]:
+    """The cables of the run for the HTML map (the plan's, when the run kept no context); a
+    failure here is contained like a reporter's and the map shows devices only."""
+    from fabriclint.engine import fabric_cables
+    from fabriclint.reporters import Cable
+    from fabriclint.rules.internal import Failure
+
+    try:
+        if result.context is not None:
+            return fabric_cables(result.context)
+        return [Cable(*link.ends()) for link in result.fabric.inventory.links]
+    except Exception as exc:
+        result.contain(Failure.of("reporter html (cables)", exc))
+        return []
 
 
 def show_failures(failures: list[Failure]) -> None:

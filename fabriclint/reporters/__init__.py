@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from fabriclint.formats import FORMATS, REPORTERS
 from fabriclint.models.finding import DeviceSummary, Gap, Report
@@ -12,7 +13,18 @@ from fabriclint.models.policy import Severity
 
 Reporter = Callable[[Report], str]
 
-__all__ = ["FORMATS", "Reporter", "gap_text", "get_reporter", "names", "unchecked", "why"]
+__all__ = ["FORMATS", "Cable", "Reporter", "gap_text", "get_reporter", "names", "unchecked", "why"]
+
+
+@dataclass(frozen=True)
+class Cable:
+    """One cable the check knows, for the HTML map: its two ends (device, port as the device
+    spells it) and where it is known from (`plan`: the cabling plan; `lldp`: only LLDP shows it)."""
+
+    a: tuple[str, str]
+    b: tuple[str, str]
+    seen: str = "plan"
+
 
 NOT_CHECKED = "not-checked"
 """Status of a device deliberately outside the check (a host in a --configs run): not a gap."""
@@ -49,12 +61,13 @@ def get_reporter(
     anchor: str | None = None,
     quiet: bool = False,
     show_suppressed: bool = False,
+    cables: Sequence[Cable] = (),
 ) -> Reporter:
     """The reporter for `fmt`.
 
     text honours `color`, `quiet` and `show_suppressed`; junit makes findings at or above
     `fail_on` failures; sarif points findings without a source at the `anchor` file (GitHub
-    rejects results without a file).
+    rejects results without a file); html draws `cables` on its fabric map.
     """
     render = importlib.import_module(REPORTERS[fmt]).render  # UnknownName (a ValueError) names all
     if fmt == "text":
@@ -66,6 +79,8 @@ def get_reporter(
         return functools.partial(render, options=options)
     if fmt == "junit":
         return functools.partial(render, fail_on=fail_on)
+    if fmt == "html":
+        return functools.partial(render, cables=cables)
     if fmt in ("sarif", "gitlab"):
         return functools.partial(render, anchor=anchor)
     return functools.partial(render)

@@ -16,7 +16,7 @@ from tests.reporters.fixtures import empty_report, pod_report, special_report
 
 def test_every_format_has_a_reporter_module() -> None:
     assert set(FORMATS) == {
-        "text", "json", "jsonl", "sarif", "junit", "markdown", "github", "gitlab",
+        "text", "json", "jsonl", "sarif", "junit", "markdown", "github", "gitlab", "html",
     }  # fmt: skip
     for fmt in FORMATS:
         assert isinstance(get_reporter(fmt)(empty_report()), str)

@@ -24,6 +24,7 @@ EXTENSION = {
     "junit": ".xml",
     "markdown": ".md",
     "gitlab": ".json",
+    "html": ".html",
 }
 
 
