@@ -188,19 +188,24 @@ def non_default_key(names: tuple[str, ...], defaults: tuple[int, ...]) -> Callab
 
 
 _PEM = re.compile(
-    r"(?P<b>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?P<body>.*?)(?=-----END [A-Z0-9 ]*PRIVATE KEY-----)",
+    r"(?P<b>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?P<body>.*?)"
+    r"(?=(?P<end>-----END [A-Z0-9 ]*PRIVATE KEY-----)|\Z)",
     re.DOTALL,
 )
 
 
 def pem_private_keys(text: str) -> str:
-    """Every line inside a PEM private key block replaced by MARK (the lines are kept)."""
+    """Every line inside a PEM private key block replaced by MARK (the lines are kept). A block
+    with no END line (an output cut off mid-key) is key material up to the end of the text."""
 
     def body(match: re.Match[str]) -> str:
         lines = match["body"].split("\n")
         if len(lines) == 1:  # a key on one line (escaped newlines in JSON)
             return match["b"] + MARK
+        last = lines[-1]  # before END: its indentation; cut off: part of the key
+        if match["end"] is None and last.strip():
+            last = MARK
         inner = [MARK if line.strip() else line for line in lines[1:-1]]
-        return match["b"] + "\n".join([lines[0], *inner, lines[-1]])
+        return match["b"] + "\n".join([lines[0], *inner, last])
 
     return _PEM.sub(body, text)
