@@ -106,6 +106,20 @@ def test_a_private_key_cut_off_before_its_end_line_is_redacted(end: str) -> None
     assert out.startswith("key:\n-----BEGIN RSA PRIVATE KEY-----\n") and MARK in out
 
 
+@pytest.mark.parametrize("indicator", ["|", ">-", "|+", ">2", "| # the key"])
+def test_a_secret_written_as_a_yaml_block_scalar_is_redacted(indicator: str) -> None:
+    """`password: |` puts the secret on the lines below the key, indented under it."""
+    text = (
+        f"aaa:\n  - password: {indicator}\n      Zq9xK first\n\n      Wv7Hp second\n"
+        "    role: admin\n  ntp: |\n    server 10.0.0.1\n"
+    )
+    out = redact(text)
+    assert "Zq9xK" not in out and "Wv7Hp" not in out
+    assert out.count("\n") == text.count("\n")
+    assert f"  - password: {indicator}\n      {MARK}\n\n      {MARK}\n    role: admin\n" in out
+    assert out.endswith("  ntp: |\n    server 10.0.0.1\n")  # not a secret-named key
+
+
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     """(fabric, live snapshot, log text) of the secrets fabric collected through the CLI."""

@@ -159,12 +159,46 @@ def yaml_named_values(names: str) -> Callable[[str], str]:
     """
     name = re.compile(names, re.IGNORECASE)
 
-    def one(match: re.Match[str]) -> str:
-        if name.fullmatch(match["k"]) is None:
-            return match[0]
-        return match["p"] + marked(match["v"]) + match["t"]
+    def apply(text: str) -> str:
+        blocks: list[bool] = []
 
-    return lambda text: _YAML_VALUE.sub(one, text)
+        def one(match: re.Match[str]) -> str:
+            if name.fullmatch(match["k"]) is None:
+                return match[0]
+            if _BLOCK.fullmatch(match["v"]):  # `password: |`: the secret is on the lines below
+                blocks.append(True)
+                return match[0]
+            return match["p"] + marked(match["v"]) + match["t"]
+
+        out = _YAML_VALUE.sub(one, text)
+        return _block_values(out, name) if blocks else out
+
+    return apply
+
+
+_BLOCK = re.compile(r"[|>][-+1-9]*(?:[ \t]+#.*)?")
+"""A block scalar header (`|`, `>-`, `|2`, a comment after it): the value is on the next lines."""
+
+
+def _block_values(text: str, name: re.Pattern[str]) -> str:
+    """Every line of a secret-named key's block scalar replaced by MARK (its indentation kept):
+    the lines below the key indented deeper than the key itself (YAML 1.2 section 8.1)."""
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        match = _YAML_VALUE.match(lines[index])
+        index += 1
+        if match is None or not name.fullmatch(match["k"]) or not _BLOCK.fullmatch(match["v"]):
+            continue
+        column = match.start("k")
+        while index < len(lines) and (
+            not lines[index].strip() or len(lines[index]) - len(lines[index].lstrip(" ")) > column
+        ):
+            line = lines[index]
+            if line.strip():
+                lines[index] = line[: len(line) - len(line.lstrip(" "))] + MARK
+            index += 1
+    return "\n".join(lines)
 
 
 def non_default_key(names: tuple[str, ...], defaults: tuple[int, ...]) -> Callable[[str], str]:
