@@ -88,8 +88,9 @@ def refuse_outside(path: Path, root: Path) -> str | None:
     return None
 
 
-def _suggest(name: str, known: list[str]) -> str:
-    hint = difflib.get_close_matches(name, known, n=1)
+def _suggest(name: str, known: list[Any]) -> str:
+    # YAML keys may be numbers or booleans (`7:`, `true:`): compared as the text they are
+    hint = difflib.get_close_matches(name, [str(k) for k in known], n=1)
     return f"; did you mean '{hint[0]}'?" if hint else ""
 
 

@@ -77,6 +77,25 @@ def test_valid_fabric_passes(fabric_dir: Path) -> None:
             "intent.yaml:4:5: duplicate key 'trust' (first at line 3)",
         ),
         ("intent.yaml", "roles:", "roles: [", "intent.yaml:"),
+        # a device named by a number (or true) in YAML: located, not an internal error (exit 3)
+        (
+            "inventory.yaml",
+            "  leaf01: {",
+            "  7: {",
+            "inventory.yaml:3:3: devices.7.[key]: Input should be a valid string (got 7)",
+        ),
+        (
+            "inventory.yaml",
+            "  leaf01: {",
+            "  7: {",
+            "inventory.yaml:6:6: link end 'leaf01:Ethernet1' names an unknown device",
+        ),
+        (
+            "inventory.yaml",
+            "  leaf01: {",
+            "  true: {",
+            "inventory.yaml:6:6: link end 'leaf01:Ethernet1' names an unknown device",
+        ),
     ],
 )
 def test_each_mistake_is_located(
