@@ -503,7 +503,10 @@ def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric
     resolved, more = resolve_policy(policy, policy_doc, root=root)
     problems += more
     if problems or inventory is None:
-        raise FabricError(sorted(set(problems), key=lambda p: (p.file, p.line, p.col)))
+        # each problem once, in the order found where several share a place (not a set's order,
+        # which changes from run to run with PYTHONHASHSEED)
+        once = list(dict.fromkeys(problems))
+        raise FabricError(sorted(once, key=lambda p: (p.file, p.line, p.col)))
     docs = {
         name: d
         for name, d in (("inventory", inv_doc), ("intent", intent_doc), ("policy", policy_doc))

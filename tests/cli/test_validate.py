@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -257,3 +261,33 @@ def test_contradictory_profiles(fabric_dir: Path, old: str, new: str, expected: 
     intent.write_text(intent.read_text().replace(old, new))
     code, out = run_validate(fabric_dir)
     assert code == 2 and expected in out
+
+
+def test_problems_at_one_place_keep_one_order(fabric_dir: Path) -> None:
+    """Problems an anchor shares with every alias are at one line:col: they are listed in the
+    order they were found (devices as the inventory lists them), the same in every run, not
+    in the order of a set of strings (which changes with PYTHONHASHSEED)."""
+    names = [f"leaf{n:02}" for n in range(1, 9)]
+    devices = "".join(
+        f"  {name}:\n    platform: eos\n    role: leaf\n    host: 192.0.2.{n}\n"
+        f"    credentials: {'&c {username_env: 5, bogus: 1}' if n == 1 else '*c'}\n"
+        for n, name in enumerate(names, start=1)
+    )
+    (fabric_dir / "inventory.yaml").write_text(f"name: tiny\ndevices:\n{devices}")
+    (fabric_dir / "intent.yaml").write_text(
+        (fabric_dir / "intent.yaml").read_text().replace("  gpu: {profile: roce}\n", "")
+    )
+    outputs = set()
+    for seed in ("1", "2", "3", "4"):
+        run = subprocess.run(
+            [sys.executable, "-m", "fabriclint", "validate", str(fabric_dir)],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        assert run.returncode == 2, run.stderr
+        outputs.add(run.stdout + run.stderr)
+    assert len(outputs) == 1
+    found = re.findall(r": devices\.(\w+)\.credentials\.username_env: ", outputs.pop())
+    assert found == names
