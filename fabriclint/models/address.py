@@ -43,6 +43,8 @@ def _port_problem(host: str, address: str, port: str) -> str:
 
 def host_problem(host: str) -> str | None:
     """Why `host` is not an address or a name alone (None when it is)."""
+    if any(c.isspace() or not c.isprintable() for c in host):  # no name or address holds one
+        return f"host {host!r} holds a blank or a control character"
     if ":" not in host or _is_ip(host.split("%", 1)[0]):
         return None  # a name, an IPv4 address, or a bare IPv6 one (with its zone, fe80::1%eth0)
     if host.startswith("["):
