@@ -74,6 +74,22 @@ def yaml_load(text: str, loader: Any) -> Any:
     return yaml.load(text, Loader=loader)
 
 
+def key_identity(node: Any) -> Any:
+    """What tells a mapping key node apart from the others: its text, an integer's as decimal.
+
+    `3`, `0x3`, `+3` and `03` are one key once constructed (the last one wins), so they must be
+    seen as duplicates, as `3:` written twice is; `'3'` stays the same text as `3` (a model's
+    integer keys read both as 3)."""
+    value = getattr(node, "value", None)
+    tag = getattr(node, "tag", None)
+    if getattr(tag, "value", tag) == "tag:yaml.org,2002:int" and isinstance(value, str):
+        try:
+            return str(core_int(value))
+        except ValueError:  # a form ruamel reads and this does not (0b1): its text, as before
+            return value
+    return value
+
+
 def has_duplicate_keys(node: Any) -> bool:
     """Whether any mapping in the tree repeats a key (then the located slow path reports it)."""
     stack = [node]
@@ -83,7 +99,7 @@ def has_duplicate_keys(node: Any) -> bool:
         if not isinstance(value, list):
             continue
         if current.id == "mapping":
-            keys = [getattr(k, "value", None) for k, _ in value]
+            keys = [key_identity(k) for k, _ in value]
             if len(keys) != len(set(map(repr, keys))):
                 return True
             stack.extend(v for _, v in value)

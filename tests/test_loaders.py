@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from ruamel.yaml import YAML
 
 from fabriclint.loaders.yaml import load_yaml
@@ -57,3 +58,27 @@ def test_duplicates_and_syntax_errors_take_the_located_path(tmp_path: Path) -> N
 def test_unreadable_file(tmp_path: Path) -> None:
     doc, problems = load_yaml(tmp_path / "missing.yaml", "missing.yaml")
     assert doc is None and "cannot read" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "key"),
+    [
+        ("s:\n  3: {mode: dwrr}\n  0x3: {mode: strict}\n", 3, "0x3"),  # hex spelling
+        ("s:\n  3: a\n  +3: b\n", 3, "+3"),
+        ("s:\n  26: a\n  026: b\n", 3, "026"),  # a leading zero is decimal in YAML 1.2
+        ("s:\n  8: a\n  0o10: b\n", 3, "0o10"),
+        ("s:\n  1000: a\n  1_000: b\n", 3, "1_000"),
+        ("s:\n  3: a\n  !!int 3: b\n", 3, "3"),
+    ],
+)
+def test_one_integer_key_spelled_two_ways_is_a_duplicate(
+    tmp_path: Path, text: str, line: int, key: str
+) -> None:
+    """YAML reads both spellings as one key and keeps the last: a setting hidden in plain sight
+    (`3: dwrr` overridden by `0x3: strict`) must be reported like `3:` written twice."""
+    path = tmp_path / "x.yaml"
+    path.write_text(text)
+    doc, problems = load_yaml(path, "x.yaml")
+    assert doc is not None
+    assert [(p.line, p.code) for p in problems] == [(line, "PARSE002")]
+    assert f"duplicate key '{key}' (first at line 2)" in problems[0].message

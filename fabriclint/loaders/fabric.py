@@ -88,8 +88,9 @@ def refuse_outside(path: Path, root: Path) -> str | None:
     return None
 
 
-def _suggest(name: str, known: list[str]) -> str:
-    hint = difflib.get_close_matches(name, known, n=1)
+def _suggest(name: str, known: list[Any]) -> str:
+    # YAML keys may be numbers or booleans (`7:`, `true:`): compared as the text they are
+    hint = difflib.get_close_matches(name, [str(k) for k in known], n=1)
     return f"; did you mean '{hint[0]}'?" if hint else ""
 
 
@@ -502,7 +503,10 @@ def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric
     resolved, more = resolve_policy(policy, policy_doc, root=root)
     problems += more
     if problems or inventory is None:
-        raise FabricError(sorted(set(problems), key=lambda p: (p.file, p.line, p.col)))
+        # each problem once, in the order found where several share a place (not a set's order,
+        # which changes from run to run with PYTHONHASHSEED)
+        once = list(dict.fromkeys(problems))
+        raise FabricError(sorted(once, key=lambda p: (p.file, p.line, p.col)))
     docs = {
         name: d
         for name, d in (("inventory", inv_doc), ("intent", intent_doc), ("policy", policy_doc))

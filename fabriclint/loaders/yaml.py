@@ -16,6 +16,7 @@ from fabriclint.bounded import yaml_limit_error
 from fabriclint.fastyaml import (
     core_int,
     fast_loader,
+    key_identity,
     yaml_compose,
     yaml_load,
 )
@@ -81,12 +82,14 @@ def _duplicates(node: Node | None, file: str) -> list[Problem]:
         for key_node, value_node in node.value:
             key = getattr(key_node, "value", None)
             key = key if isinstance(key, str) else repr(key)  # complex keys (? [a]) are unhashable
+            same = key_identity(key_node)  # 0x3 is the key 3
+            same = same if isinstance(same, str) else repr(same)
             mark = key_node.start_mark
-            if key in seen:
-                message = f"duplicate key '{key}' (first at line {seen[key]}); YAML keeps only one"
+            if same in seen:
+                message = f"duplicate key '{key}' (first at line {seen[same]}); YAML keeps only one"
                 found.append(Problem(file, mark.line + 1, mark.column + 1, message, "PARSE002"))
             else:
-                seen[key] = mark.line + 1
+                seen[same] = mark.line + 1
             found.extend(_duplicates(value_node, file))
     elif isinstance(node, SequenceNode):
         for item in node.value:

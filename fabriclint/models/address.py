@@ -49,6 +49,8 @@ def _port_problem(host: str, address: str, port: str) -> str:
 
 def host_problem(host: str) -> str | None:
     """Why `host` is not an address or a name alone (None when it is)."""
+    if any(c.isspace() or not c.isprintable() for c in host):  # no name or address holds one
+        return f"host {host!r} holds a blank or a control character"
     if host and not HOST_SHAPE.fullmatch(host):
         return (
             f"host {host!r} is no host name or address (letters, digits, '.', '-', ':', '%'; "

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,6 +81,25 @@ def test_valid_fabric_passes(fabric_dir: Path) -> None:
             "intent.yaml:4:5: duplicate key 'trust' (first at line 3)",
         ),
         ("intent.yaml", "roles:", "roles: [", "intent.yaml:"),
+        # a device named by a number (or true) in YAML: located, not an internal error (exit 3)
+        (
+            "inventory.yaml",
+            "  leaf01: {",
+            "  7: {",
+            "inventory.yaml:3:3: devices.7.[key]: Input should be a valid string (got 7)",
+        ),
+        (
+            "inventory.yaml",
+            "  leaf01: {",
+            "  7: {",
+            "inventory.yaml:6:6: link end 'leaf01:Ethernet1' names an unknown device",
+        ),
+        (
+            "inventory.yaml",
+            "  leaf01: {",
+            "  true: {",
+            "inventory.yaml:6:6: link end 'leaf01:Ethernet1' names an unknown device",
+        ),
     ],
 )
 def test_each_mistake_is_located(
@@ -238,3 +261,33 @@ def test_contradictory_profiles(fabric_dir: Path, old: str, new: str, expected: 
     intent.write_text(intent.read_text().replace(old, new))
     code, out = run_validate(fabric_dir)
     assert code == 2 and expected in out
+
+
+def test_problems_at_one_place_keep_one_order(fabric_dir: Path) -> None:
+    """Problems an anchor shares with every alias are at one line:col: they are listed in the
+    order they were found (devices as the inventory lists them), the same in every run, not
+    in the order of a set of strings (which changes with PYTHONHASHSEED)."""
+    names = [f"leaf{n:02}" for n in range(1, 9)]
+    devices = "".join(
+        f"  {name}:\n    platform: eos\n    role: leaf\n    host: 192.0.2.{n}\n"
+        f"    credentials: {'&c {username_env: 5, bogus: 1}' if n == 1 else '*c'}\n"
+        for n, name in enumerate(names, start=1)
+    )
+    (fabric_dir / "inventory.yaml").write_text(f"name: tiny\ndevices:\n{devices}")
+    (fabric_dir / "intent.yaml").write_text(
+        (fabric_dir / "intent.yaml").read_text().replace("  gpu: {profile: roce}\n", "")
+    )
+    outputs = set()
+    for seed in ("1", "2", "3", "4"):
+        run = subprocess.run(
+            [sys.executable, "-m", "fabriclint", "validate", str(fabric_dir)],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        assert run.returncode == 2, run.stderr
+        outputs.add(run.stdout + run.stderr)
+    assert len(outputs) == 1
+    found = re.findall(r": devices\.(\w+)\.credentials\.username_env: ", outputs.pop())
+    assert found == names

@@ -44,6 +44,25 @@ def test_a_host_that_carries_a_port_is_refused(host: str, wanted: str) -> None:
     assert problem is not None and wanted in problem
 
 
+@pytest.mark.parametrize(
+    "host",
+    [
+        "192.0.2.11 ",
+        " leaf01",
+        "leaf 01",
+        "192.0.2.11\t",
+        "leaf01\x00",
+        "leaf01\n",
+        "\u200bleaf01",
+    ],
+)
+def test_a_host_with_a_blank_or_a_control_character_is_refused(host: str) -> None:
+    """`host: "192.0.2.11 "` (a quoted value with a blank, an escape) resolves as no name:
+    refused where it is written, like a port in the host, not reported unreachable (exit 3)."""
+    problem = host_problem(host)
+    assert problem is not None and repr(host) in problem
+
+
 def _line_of(path: Path, text: str) -> int:
     return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
 

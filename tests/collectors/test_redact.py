@@ -87,6 +87,39 @@ def test_qos_and_defaults_are_untouched() -> None:
     assert redact(text) == text
 
 
+@pytest.mark.parametrize(
+    "end",
+    [
+        "",  # the output cut off after the key's last full line
+        "GhIjKlMnOp",  # ... or in the middle of one
+        "-----END RSA PRIV",  # ... or in the middle of the END line
+    ],
+)
+def test_a_private_key_cut_off_before_its_end_line_is_redacted(end: str) -> None:
+    """A device that closes mid-command (or a key file cut short) leaves no END line: the
+    key's lines up to the end of the output are still key material."""
+    text = f"key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAzq9xK\nAbCdEf0123\n{end}"
+    out = redact(text)
+    for secret in ("MIIEowIBAAKCAQEAzq9xK", "AbCdEf0123", "GhIjKlMnOp"):
+        assert secret not in out
+    assert out.count("\n") == text.count("\n")
+    assert out.startswith("key:\n-----BEGIN RSA PRIVATE KEY-----\n") and MARK in out
+
+
+@pytest.mark.parametrize("indicator", ["|", ">-", "|+", ">2", "| # the key"])
+def test_a_secret_written_as_a_yaml_block_scalar_is_redacted(indicator: str) -> None:
+    """`password: |` puts the secret on the lines below the key, indented under it."""
+    text = (
+        f"aaa:\n  - password: {indicator}\n      Zq9xK first\n\n      Wv7Hp second\n"
+        "    role: admin\n  ntp: |\n    server 10.0.0.1\n"
+    )
+    out = redact(text)
+    assert "Zq9xK" not in out and "Wv7Hp" not in out
+    assert out.count("\n") == text.count("\n")
+    assert f"  - password: {indicator}\n      {MARK}\n\n      {MARK}\n    role: admin\n" in out
+    assert out.endswith("  ntp: |\n    server 10.0.0.1\n")  # not a secret-named key
+
+
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     """(fabric, live snapshot, log text) of the secrets fabric collected through the CLI."""

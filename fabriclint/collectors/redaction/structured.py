@@ -159,12 +159,46 @@ def yaml_named_values(names: str) -> Callable[[str], str]:
     """
     name = re.compile(names, re.IGNORECASE)
 
-    def one(match: re.Match[str]) -> str:
-        if name.fullmatch(match["k"]) is None:
-            return match[0]
-        return match["p"] + marked(match["v"]) + match["t"]
+    def apply(text: str) -> str:
+        blocks: list[bool] = []
 
-    return lambda text: _YAML_VALUE.sub(one, text)
+        def one(match: re.Match[str]) -> str:
+            if name.fullmatch(match["k"]) is None:
+                return match[0]
+            if _BLOCK.fullmatch(match["v"]):  # `password: |`: the secret is on the lines below
+                blocks.append(True)
+                return match[0]
+            return match["p"] + marked(match["v"]) + match["t"]
+
+        out = _YAML_VALUE.sub(one, text)
+        return _block_values(out, name) if blocks else out
+
+    return apply
+
+
+_BLOCK = re.compile(r"[|>][-+1-9]*(?:[ \t]+#.*)?")
+"""A block scalar header (`|`, `>-`, `|2`, a comment after it): the value is on the next lines."""
+
+
+def _block_values(text: str, name: re.Pattern[str]) -> str:
+    """Every line of a secret-named key's block scalar replaced by MARK (its indentation kept):
+    the lines below the key indented deeper than the key itself (YAML 1.2 section 8.1)."""
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        match = _YAML_VALUE.match(lines[index])
+        index += 1
+        if match is None or not name.fullmatch(match["k"]) or not _BLOCK.fullmatch(match["v"]):
+            continue
+        column = match.start("k")
+        while index < len(lines) and (
+            not lines[index].strip() or len(lines[index]) - len(lines[index].lstrip(" ")) > column
+        ):
+            line = lines[index]
+            if line.strip():
+                lines[index] = line[: len(line) - len(line.lstrip(" "))] + MARK
+            index += 1
+    return "\n".join(lines)
 
 
 def non_default_key(names: tuple[str, ...], defaults: tuple[int, ...]) -> Callable[[str], str]:
@@ -188,19 +222,24 @@ def non_default_key(names: tuple[str, ...], defaults: tuple[int, ...]) -> Callab
 
 
 _PEM = re.compile(
-    r"(?P<b>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?P<body>.*?)(?=-----END [A-Z0-9 ]*PRIVATE KEY-----)",
+    r"(?P<b>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?P<body>.*?)"
+    r"(?=(?P<end>-----END [A-Z0-9 ]*PRIVATE KEY-----)|\Z)",
     re.DOTALL,
 )
 
 
 def pem_private_keys(text: str) -> str:
-    """Every line inside a PEM private key block replaced by MARK (the lines are kept)."""
+    """Every line inside a PEM private key block replaced by MARK (the lines are kept). A block
+    with no END line (an output cut off mid-key) is key material up to the end of the text."""
 
     def body(match: re.Match[str]) -> str:
         lines = match["body"].split("\n")
         if len(lines) == 1:  # a key on one line (escaped newlines in JSON)
             return match["b"] + MARK
+        last = lines[-1]  # before END: its indentation; cut off: part of the key
+        if match["end"] is None and last.strip():
+            last = MARK
         inner = [MARK if line.strip() else line for line in lines[1:-1]]
-        return match["b"] + "\n".join([lines[0], *inner, lines[-1]])
+        return match["b"] + "\n".join([lines[0], *inner, last])
 
     return _PEM.sub(body, text)
