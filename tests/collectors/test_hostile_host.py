@@ -56,7 +56,7 @@ def test_a_proxy_command_never_runs_for_a_hostile_host(tmp_path: Path) -> None:
     args += ["--insecure-no-host-key-check", "--timeout", "2"]
     result = CliRunner(env={"LAB_USER": "u", "LAB_PASSWORD": "p"}).invoke(cli_app(), args)
     assert result.exit_code == 2, result.stderr  # refused where it is written, before any SSH
-    assert "inventory.yaml:3:" in result.stderr and "is no host name or address" in result.stderr
+    assert "inventory.yaml:3:" in result.stderr and "devices.leaf01.host" in result.stderr
     assert not marker.exists() and not (tmp_path / "pwned").exists()
 
 
