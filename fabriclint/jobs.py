@@ -221,9 +221,27 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     try:
         yield pool
     except BaseException:
-        _terminate(pool)
+        with _interrupts_held():  # a second Ctrl-C must not cut the clean-up short
+            _terminate(pool)
         raise
     pool.shutdown(wait=True)
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C ignored while the block runs (the run is already ending), in the main thread
+    only (the only one that may set a signal handler)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def new_pool(workers: int) -> ProcessPoolExecutor:
@@ -239,14 +257,30 @@ def new_pool(workers: int) -> ProcessPoolExecutor:
     )
 
 
+TERMINATE_WAIT = 5.0
+"""Seconds to wait for each terminated worker, then for the pool's manager thread."""
+
+
 def _terminate(pool: ProcessPoolExecutor) -> None:
-    """Stop `pool` now: pending chunks cancelled, running workers killed and reaped."""
-    processes = list(getattr(pool, "_processes", {}).values())  # the executor has no public API
+    """Stop `pool` now: pending chunks cancelled, running workers killed and reaped, and the
+    pool's manager thread finished.
+
+    That last wait is what makes Ctrl-C exit cleanly: `shutdown(wait=False)` leaves the manager
+    thread running, and once it sees the killed workers it closes the pool's wake-up pipe. The
+    interpreter's exit hook for the pool (`concurrent.futures.process._python_exit`) writes to
+    that pipe without the pool's lock, so an exit racing the manager wrote to a closed pipe
+    ("Exception ignored in threading ... Bad file descriptor", about 1 Ctrl-C in 10). Once the
+    manager has ended, the pipe is marked closed and the hook skips it."""
+    # The executor has no public API for its processes or its manager thread.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
-        process.join(timeout=5)
+        process.join(timeout=TERMINATE_WAIT)
+    if manager is not None:
+        manager.join(timeout=TERMINATE_WAIT)
 
 
 def _start_worker(setup: Callable[[], None] | None) -> None:

@@ -11,13 +11,19 @@ import gc
 import signal
 import sys
 from types import FrameType
+from typing import NoReturn
 
 INTERRUPTED_EXIT = 130
 
 
-def _interrupted(signum: int, frame: FrameType | None) -> None:
+def interrupted() -> NoReturn:
+    """Exit 130 after one line on stderr: what Ctrl-C ends with where no command says more."""
     sys.stderr.write("fabriclint: interrupted\n")
     raise SystemExit(INTERRUPTED_EXIT)
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    interrupted()
 
 
 def main() -> None:

@@ -17,6 +17,7 @@ from fabriclint.cli import (
     history,
     host,
     init,
+    interrupted,
     inventory,
     lab,
     nightly,
@@ -83,6 +84,6 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        sys.exit(130)
+        interrupted()
     except Exception as exc:  # a bug, not bad input (that is exit 2 with a located message)
         sys.exit(internal_error(exc))

@@ -192,6 +192,7 @@ def _invoke(check: Any, debug: bool, values: dict[str, Any]) -> None:
     """Call `check` as typer's standalone mode would, with the root options' work first. typer
     is not imported for it: `check` ends with SystemExit (cli/errors.exit_with), or typer's
     Exit when something it used imported typer."""
+    from fabriclint.cli import interrupted
     from fabriclint.cli.errors import begin, internal_error
 
     try:
@@ -199,7 +200,7 @@ def _invoke(check: Any, debug: bool, values: dict[str, Any]) -> None:
             begin(debug)
             check(**values)
         except KeyboardInterrupt:
-            sys.exit(130)
+            interrupted()
         except OSError as exc:
             if exc.errno != errno.EPIPE:
                 raise
