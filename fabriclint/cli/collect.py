@@ -204,8 +204,8 @@ def collect(
         "--processes",
         min=1,
         help=(
-            "Collector processes (default one per CPU, at most one per 100 devices, one on fewer"
-            " than 3 CPUs); 1 = one."
+            "Collector processes (default one per CPU, at most one per 100 devices); 1 = one"
+            " (faster when the cores are busy with other work)."
         ),
         metavar="N",
     ),

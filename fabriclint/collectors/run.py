@@ -68,8 +68,8 @@ class CollectOptions:
     workers: int | None = None
     """Sessions at once in all (default `default_workers()`), split over the processes."""
     processes: int | None = None
-    """Collector processes (default: one per CPU, at most one per 100 devices, and one on a
-    machine with fewer than 3 CPUs: `shards.default_processes`); 1 = this process only. Devices are handed out to them as they have room, whole endpoints at a time
+    """Collector processes (default: one per CPU, at most one per 100 devices:
+    `shards.default_processes`); 1 = this process only. Devices are handed out to them as they have room, whole endpoints at a time
     (`collectors/shards.py`)."""
     per_endpoint: int = PER_ENDPOINT
     """Sessions at once to one endpoint (host:port): one device is collected by one session."""
@@ -347,7 +347,7 @@ def longest_first(targets: list[Target], settings: Settings) -> list[Target]:
 
 def processes_for(options: CollectOptions, devices: int) -> int:
     """Collector processes of a run: `options.processes`, else `default_processes` (one per
-    CPU and per MIN_SHARD devices, one below MIN_CPUS CPUs); always one with an injected collector (it lives in this process)."""
+    CPU and per MIN_SHARD devices); always one with an injected collector (it lives in this process)."""
     if options.collector is not None:
         return 1
     return max(1, options.processes or default_processes(devices))

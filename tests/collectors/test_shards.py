@@ -92,7 +92,7 @@ def test_a_process_that_starts_late_gets_its_share_as_devices_finish() -> None:
 
 @pytest.mark.parametrize(
     ("devices", "cpus", "expected"),
-    [(10, 8, 1), (250, 8, 2), (5000, 4, 4), (500, 3, 3), (500, 2, 1), (5000, 1, 1)],
+    [(10, 8, 1), (250, 8, 2), (5000, 4, 4), (500, 3, 3), (500, 2, 2), (5000, 1, 1)],
 )
 def test_default_processes(
     devices: int, cpus: int, expected: int, monkeypatch: pytest.MonkeyPatch
