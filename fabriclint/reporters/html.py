@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from fabriclint import platforms
 from fabriclint.models.finding import SEVERITY_RANK, DeviceSummary, Finding, Report
 from fabriclint.reporters import Cable, gap_text, why
+from fabriclint.reporters.text import consequences_of
 
 TIERS = ("spine", "leaf", "host", "subnet-manager", "other")
 TIER_TITLES = {
@@ -447,15 +448,6 @@ def svg(fabric_map: FabricMap, ids: dict[str, str]) -> str:
 # ---- the findings table -------------------------------------------------------------------------
 
 
-def _consequences(report: Report) -> dict[str, list[Finding]]:
-    """Cause fingerprint -> the findings it explains."""
-    out: dict[str, list[Finding]] = {}
-    for finding in report.findings:
-        if not finding.is_cause:
-            out.setdefault(finding.cause, []).append(finding)
-    return out
-
-
 @dataclass
 class _Ids:
     """The page's own ids for devices, rules and the map's lines (never names in the script)."""
@@ -545,7 +537,7 @@ def _table(report: Report, ids: _Ids, by_cable: dict[int, list[Finding]]) -> str
     for index, found in by_cable.items():
         for f in found:
             by_finding.setdefault(f.fingerprint, []).append(index)
-    folded = _consequences(report)
+    folded = consequences_of(report)
     bodies: dict[str, list[str]] = {}
     for f in report.findings:
         if f.is_cause or f.suppressed is not None:
