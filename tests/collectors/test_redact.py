@@ -178,3 +178,62 @@ def test_failure_reasons_quoting_a_secret_are_redacted(tmp_path: Path) -> None:
     for where, text in {"snapshot": all_text(tmp_path / "live"), "logs": logs}.items():
         assert secret not in text, where
         assert LAB_PASSWORD not in text, where
+
+
+GAP_CASES = [
+    # NVUE command form (Cumulus Linux user guide, "TACACS+", "RADIUS AAA", "User Accounts")
+    ("cumulus", "nv set system aaa tacacs server 1 secret NvTacSecret", "NvTacSecret"),
+    ("cumulus", "nv set system aaa radius server 10.0.0.5 secret NvRadSecret", "NvRadSecret"),
+    ("cumulus", "nv set system aaa user ops password NvUserPw", "NvUserPw"),
+    (None, "nv set system aaa tacacs server 2 secret AnyTacSecret", "AnyTacSecret"),
+    # YAML flow maps
+    ("cumulus", "    aaa: {password: FlowPw, role: admin}", "FlowPw"),
+    ("cumulus", '  server: {port: 49, secret: "FlowSecret"}', "FlowSecret"),
+    (None, "  - {name: r1, passkey: 'FlowPasskey'}", "FlowPasskey"),
+    # SONiC config_db passkey as a list or a nested object
+    ("sonic", '{"TACPLUS": {"global": {"passkey": ["ListKeyA", "ListKeyB"]}}}', "ListKeyA"),
+    ("sonic", '{"TACPLUS": {"global": {"passkey": ["ListKeyA", "ListKeyB"]}}}', "ListKeyB"),
+    ("sonic", '    "passkey": {"value": "NestedKey", "n": 7},', "NestedKey"),
+    (None, '"RADIUS": {"global": {"passkey": {"v": ["DeepKey"]}}}', "DeepKey"),
+]
+
+
+@pytest.mark.parametrize(("platform", "line", "secret"), GAP_CASES, ids=[c[2] for c in GAP_CASES])
+def test_nvue_commands_flow_maps_and_sonic_containers(
+    platform: str | None, line: str, secret: str
+) -> None:
+    out = redact(line + "\n", platform)
+    assert secret not in out and MARK in out
+    assert out.count("\n") == 1
+
+
+def test_sonic_passkey_list_over_lines_keeps_its_lines_and_other_keys() -> None:
+    text = '{\n  "TACPLUS": {"global": {\n    "passkey": [\n      "KeyOne",\n      12345\n    ],\n    "timeout": "5"\n  }}\n}\n'
+    out = redact(text, "sonic")
+    assert "KeyOne" not in out and "12345" not in out
+    assert out.count("\n") == text.count("\n")
+    assert '"timeout": "5"' in out and json.loads(out)["TACPLUS"]["global"]["passkey"] == [
+        MARK,
+        MARK,
+    ]
+
+
+def test_flow_map_keeps_other_keys_and_nested_maps() -> None:
+    text = "a: {password: X1, role: admin}\nreadonly: {community: {public: {}}}\n"
+    out = redact(text, "cumulus")
+    assert out.splitlines()[0] == f"a: {{password: {MARK}, role: admin}}"
+    assert "role: admin" in out
+
+
+def test_empty_yaml_key_with_the_value_on_the_next_line() -> None:
+    """`password:` then the value indented below it is the same YAML as `password: X`."""
+    text = "- set:\n    system:\n      aaa:\n        user:\n          ops:\n            password:\n              NextLinePw\n            role: admin\n"
+    out = redact(text, "cumulus")
+    assert "NextLinePw" not in out and out.count("\n") == text.count("\n")
+    assert f"            password:\n              {MARK}\n            role: admin\n" in out
+
+
+def test_plain_show_text_with_an_empty_password_heading_is_left_alone() -> None:
+    """Only YAML outputs are read that way: a `show` table is not guessed at."""
+    text = "TACACS Servers\n==============\nserver    port  vrf\n10.0.0.7  49    mgmt\nPassword:\n    configured (hidden)\n\tstatus: ok\n"
+    assert redact(text, "cumulus") == text

@@ -243,3 +243,119 @@ def pem_private_keys(text: str) -> str:
         return match["b"] + "\n".join([lines[0], *inner, last])
 
     return _PEM.sub(body, text)
+
+
+_FLOW_VALUE = re.compile(
+    r"""(?P<p>[{,][ \t]*(?P<k>'[\w-]+'|"[\w-]+"|[\w-]+)[ \t]*:[ \t]+)"""
+    r"""(?P<v>"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s,{}\[\]'"][^,{}\[\]\n]*?)(?=[ \t]*[,}])"""
+)
+
+
+def yaml_flow_values(names: str) -> Callable[[str], str]:
+    """Replace the scalar value of every `KEY: value` inside a one-line YAML flow map
+    (`{password: X, role: admin}`) whose KEY fully matches `names`; nested maps are left to
+    the key rules (their values are maps, not secrets)."""
+    name = re.compile(names, re.IGNORECASE)
+
+    def one(match: re.Match[str]) -> str:
+        if name.fullmatch(_bare(match["k"])) is None:
+            return match[0]
+        return match["p"] + marked(match["v"])
+
+    return lambda text: _FLOW_VALUE.sub(one, text)
+
+
+_JSON_SCALAR = re.compile(r'"(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*')
+
+
+def json_secret_containers(names: str) -> Callable[[str], str]:
+    """Replace every string and number inside a list or object that is the value of a
+    secret-named JSON key (`"passkey": ["X"]`, `"passkey": {"value": "X"}`); object keys,
+    punctuation and newlines are kept, so the JSON stays valid and its lines do not move."""
+    start = re.compile(rf'"(?:{names})"\s*:\s*[\[{{]', re.IGNORECASE)
+
+    def apply(text: str) -> str:
+        out, pos = [], 0
+        for found in start.finditer(text):
+            if found.start() < pos:
+                continue
+            end, body = _redact_container(text, found.end())
+            out.append(text[pos : found.end()] + body)
+            pos = end
+        return "".join(out) + text[pos:]
+
+    return apply
+
+
+def _redact_container(text: str, i: int) -> tuple[int, str]:
+    """Scan one JSON list/object body from `i`, its scalars replaced. Returns (end, new body)."""
+    depth, parts = 1, []
+    while i < len(text) and depth > 0:
+        found = _JSON_SCALAR.match(text, i)
+        if found is not None:
+            is_key = found[0].startswith('"') and text[found.end() :].lstrip().startswith(":")
+            parts.append(found[0] if is_key else f'"{MARK}"')
+            i = found.end()
+            continue
+        depth += {"{": 1, "[": 1, "}": -1, "]": -1}.get(text[i], 0)
+        parts.append(text[i])
+        i += 1
+    return i, "".join(parts)
+
+
+_EMPTY_KEY = re.compile(r"^(?P<i>[ ]*)(?:-[ ]+)?(?P<k>[\w-]+)[ ]*:[ ]*(?:#.*)?$")
+_NOT_SCALAR = re.compile(
+    r"""[ ]*(?:-(?:[ ]|$)|[{\[#&*!|>]|(?:'[^']*'|"[^"]*"|[^\s'"][^:]*?):(?:[ ]|$))"""
+)
+
+
+def yaml_next_line_values(names: str) -> Callable[[str], str]:
+    """Replace a secret-named key's plain scalar written on the lines below it
+    (`password:` then `  X` indented deeper), in a YAML output only: the text must load as a
+    YAML mapping or list (YAML 1.2 section 7.3.3, multi-line plain scalars), so a `show`
+    table with a `Password:` heading is never guessed at."""
+    name = re.compile(names, re.IGNORECASE)
+
+    def apply(text: str) -> str:
+        lines = text.split("\n")
+        spans = _next_line_spans(lines, name)
+        if not spans or not _is_yaml(text):
+            return text
+        for first, last in spans:
+            for index in range(first, last):
+                line = lines[index]
+                if line.strip():
+                    lines[index] = line[: len(line) - len(line.lstrip(" "))] + MARK
+        return "\n".join(lines)
+
+    return apply
+
+
+def _next_line_spans(lines: list[str], name: re.Pattern[str]) -> list[tuple[int, int]]:
+    """(first, end) line ranges holding a secret-named empty key's plain scalar."""
+    spans: list[tuple[int, int]] = []
+    for index, line in enumerate(lines):
+        found = _EMPTY_KEY.match(line)
+        if found is None or name.fullmatch(found["k"]) is None:
+            continue
+        column, end = found.start("k"), index + 1
+        while end < len(lines) and (
+            not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip(" ")) > column
+        ):
+            end += 1
+        body = [line for line in lines[index + 1 : end] if line.strip()]
+        if body and _NOT_SCALAR.match(body[0]) is None:
+            spans.append((index + 1, end))
+    return spans
+
+
+def _is_yaml(text: str) -> bool:
+    """Whether `text` loads as a YAML mapping or list (not a bare string: plain text)."""
+    import yaml  # only here: most outputs never get this far
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        data = yaml.load(text, Loader=loader)  # a safe loader (C or pure Python)
+    except yaml.YAMLError:
+        return False
+    return isinstance(data, (dict, list))

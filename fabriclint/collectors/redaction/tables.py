@@ -247,6 +247,12 @@ SONIC: list[Rule] = [
         r'"(?:passkey|password|secret|key|psk|[\w-]*_key)"\s*:\s*(?P<v>-?[0-9][0-9.eE+-]*)',
         as_string=True,
     ),
+    custom(
+        'passkey/password/secret/key as a JSON list or object ("passkey": ["X"], {"v": "X"})',
+        '        "passkey": ["SECRET"],',
+        ("pass", "secret", "key"),
+        structured.json_secret_containers(r"passkey|password|secret|key|psk|[\w-]*_key"),
+    ),
     token(
         "MACsec profile primary_cak / fallback_cak (string or number)",
         '        "primary_cak": "SECRET",',
@@ -280,6 +286,14 @@ CUMULUS: list[Rule] = [
         "net add snmp-server username mon auth-sha SECRET encrypt-aes x",
         tuple(_NVUE_SNMP),
         rf"\b(?:{_NVUE_NAMES}){SP}{VALUE}",
+    ),
+    # `nv set system aaa tacacs server N secret X`, `... radius server H secret X` (Cumulus
+    # Linux user guide, "TACACS", "RADIUS AAA"); `password X` is PASSWORD's.
+    token(
+        "nv set ... secret X (TACACS+/RADIUS server shared secrets)",
+        "nv set system aaa tacacs server 1 secret SECRET",
+        ("secret",),
+        rf"^[ \t]*nv{SP}set{SP}.*?\bsecret{SP}{VALUE}",
     ),
     PASSWORD,
 ]
@@ -317,6 +331,18 @@ GENERIC: list[Rule] = [
         "              secret: SECRET",
         ("pass", "secret", "community", "key:", "psk"),
         structured.yaml_named_values(_KEY_NAME),
+    ),
+    custom(
+        "YAML flow-map value of a secret-named key ({password: X, role: admin})",
+        "  aaa: {role: admin, password: SECRET}",
+        ("pass", "secret", "community", "key", "psk"),
+        structured.yaml_flow_values(_KEY_NAME),
+    ),
+    custom(
+        "YAML value of a secret-named key on the line below it (password:\\n  X), YAML only",
+        "aaa:\n  password:\n    SECRET\n  role: admin",
+        ("pass", "secret", "community", "key:", "psk"),
+        structured.yaml_next_line_values(_KEY_NAME),
     ),
     # Junos reversible `$9$`, crypt(3) hashes `$1$ $5$ $6$ $y$ $2b$` wherever they are.
     token(
