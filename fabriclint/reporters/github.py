@@ -11,13 +11,18 @@ from __future__ import annotations
 
 from fabriclint.models.finding import Finding, Report
 from fabriclint.reporters import gap_text, unchecked, why
+from fabriclint.reporters.text import VISIBLE
+
+_SHOWN = {c: shown for c, shown in VISIBLE.items() if c != 0x0D}
+"""Control characters and bidi overrides spelled out (`\\x1b`): the Actions log is a terminal
+view. CR stays, for the `%0D` encoding below."""
 
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
-    """The message part of a command: %, CR and LF are encoded."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The message part of a command: controls spelled out; %, CR and LF encoded."""
+    return text.translate(_SHOWN).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

@@ -24,7 +24,9 @@ SECTIONS = (("error", "Errors"), ("warning", "Warnings"), ("info", "Info"))
 _TABLE_HEAD = ["| rule | object | message | location |", "|---|---|---|---|"]
 
 _MARKUP = re.compile(r"([\\`*_\[\]~|])")
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""C0 and C1 controls (a terminal escape in a config, say) and bidi overrides (they reorder
+what a reviewer reads: CVE-2021-42574), each shown as U+FFFD."""
 
 
 def _line(text: str) -> str:

@@ -33,6 +33,19 @@ _STRIPPED = dict.fromkeys((7, 8, 11, 12, 13))
 """The control characters rich removes from a Text (bell, backspace, vertical tab, form feed,
 carriage return: rich.control.STRIP_CONTROL_CODES); the plain path removes the same."""
 
+_CONTROLS = [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]
+_BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+VISIBLE: dict[int, str] = {
+    **{c: f"\\x{c:02x}" for c in _CONTROLS},
+    **{c: f"\\u{c:04x}" for c in _BIDI},
+}
+"""Device text and names are untrusted: an ESC would reach the terminal raw (rich passes it
+through), a C1 control is one on some terminals, a bidi override reorders what is shown
+("Trojan Source", CVE-2021-42574). Each is spelled out instead (`\\x1b`, `\\u202e`); tab and
+newline are the report's own layout."""
+_SAFE = {**VISIBLE, **_STRIPPED}
+"""What the text report does to every piece: rich's dropped controls dropped, the rest shown."""
+
 
 @dataclass(frozen=True)
 class TextOptions:
@@ -153,8 +166,9 @@ def _gaps(report: Report, opts: TextOptions) -> list[Line]:
 
 
 def _lines(report: Report, opts: TextOptions) -> list[Line]:
-    """Every printed item of the report, in order."""
-    return [*_findings(report, opts), *_gaps(report, opts), _summary(report)]
+    """Every printed item of the report, in order, its control characters made harmless."""
+    lines = [*_findings(report, opts), *_gaps(report, opts), _summary(report)]
+    return [[(text.translate(_SAFE), style) for text, style in line] for line in lines]
 
 
 def render(report: Report, color: bool = False, options: TextOptions | None = None) -> str:
@@ -168,7 +182,7 @@ def render(report: Report, color: bool = False, options: TextOptions | None = No
     lines = _lines(report, opts)
     if opts.color or any("\t" in text for line in lines for text, _ in line):
         return _rich(lines, opts.color)
-    return "".join("".join(text for text, _ in line).translate(_STRIPPED) + "\n" for line in lines)
+    return "".join("".join(text for text, _ in line) + "\n" for line in lines)
 
 
 def render_rich(report: Report, options: TextOptions) -> str:
@@ -217,4 +231,4 @@ def statistics(report: Report) -> str:
         extra = len(folded.get(f.fingerprint, []))
         more = f" (+{extra} consequence(s))" if extra else ""
         lines.append(f"  {f.rule:<9} {f.device or '(fabric)'} {f.object}{more}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).translate(_SAFE) + "\n"

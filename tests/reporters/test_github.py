@@ -54,7 +54,7 @@ def test_escaping_of_data_and_properties() -> None:
     first = github.render(special_report()).splitlines()[0]
     assert COMMAND.match(first)
     props, message = first[len("::error ") :].split("::", 1)
-    assert message.endswith('100%25, key: v%0D%0Anext\x1b[0m "q"')
+    assert message.endswith('100%25, key: v%0D%0Anext\\x1b[0m "q"')  # ESC spelled out
     values = dict(p.split("=", 1) for p in props.split(","))
     assert _unescape_property(values["file"]) == "configs/odd dir/leaf_01%2Fx,y:z.cfg"
     assert values["line"] == "3"
