@@ -9,6 +9,7 @@ imported by `fabriclint --help`: the CLI loads it when the command runs.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,7 @@ def check_url(url: str) -> None:
         parts = urllib.parse.urlsplit(url)
     except ValueError as exc:  # `http://[::1/`; a bad port is the client's to say (Api.get)
         raise SourceError(f"--url: not a URL ({exc})") from None
-    shown = shown_url(parts)
+    shown = shown_url(parts) if parts.scheme else _given(url)
     if parts.scheme not in ("http", "https"):
         raise SourceError(f"--url {shown!r}: not an http:// or https:// URL")
     if "@" in parts.netloc:  # urllib would take `user:password` for part of the host name
@@ -105,6 +106,13 @@ def check_url(url: str) -> None:
             f"--url {shown!r}: a user:password in the URL is not used; the API token comes "
             "from the environment variable --token-env (token_env) names"
         )
+
+
+def _given(url: str) -> str:
+    """A URL whose scheme urllib cannot read (`ht!tp://x`, `netbox.example.com`) as it was
+    given, urllib having kept it all as a path: without a `user:password@` or a query in it."""
+    text = url.split("?", 1)[0].split("#", 1)[0]
+    return re.sub(r"//[^/]*@", "//", text)
 
 
 def read_source(request: ImportRequest) -> Imported:

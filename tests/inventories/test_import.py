@@ -450,6 +450,11 @@ def test_mapping_file_mistakes_are_located(tmp_path: Path) -> None:
             "http://127.0.0.1:abc",
             "http://127.0.0.1:abc/api/dcim/devices/: not a usable URL: nonnumeric port",
         ),
+        # no scheme urllib can read: what was given, not "'://ht!tp://x'"
+        ("ht!tp://x", "--url 'ht!tp://x': not an http:// or https:// URL"),
+        ("netbox.example.com", "--url 'netbox.example.com': not an http:// or https:// URL"),
+        # ...still without a user:password or query it holds
+        ("ht!tp://u:SECRET@x/a?t=SECRET", "--url 'ht!tp://x/a': not an http:// or https:// URL"),
     ],
 )
 def test_bad_urls_are_usage_errors(tmp_path: Path, url: str, message: str) -> None:
@@ -463,4 +468,4 @@ def test_bad_urls_are_usage_errors(tmp_path: Path, url: str, message: str) -> No
         env={"NETBOX_TOKEN": TOKEN},
     )
     assert code == 2
-    assert message in out
+    assert message in out and "SECRET" not in out
