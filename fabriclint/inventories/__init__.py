@@ -75,6 +75,12 @@ def _one_input(request: ImportRequest) -> Path:
     return request.inputs[0]
 
 
+MIN_TOKEN = 4
+"""Shorter is refused rather than redacted: messages take the token out wherever it occurs
+(a whole-word match would miss it inside a longer word, a URL or a quoted header), and a
+one-character token would take that character out of every message ("NetBo[redacted]")."""
+
+
 def _api(request: ImportRequest) -> Any:
     from fabriclint.inventories.netbox import Api
 
@@ -85,6 +91,11 @@ def _api(request: ImportRequest) -> Any:
     token = os.environ.get(env) or None
     if token is None:
         raise SourceError(f"no API token: set the environment variable {env} (--token-env)")
+    if len(token) < MIN_TOKEN:
+        raise SourceError(
+            f"{env}: too short to be a token (at least {MIN_TOKEN} characters); "
+            "a NetBox or Nautobot API token is 40"
+        )
     product = "NetBox" if request.source == "netbox" else "Nautobot"
     return Api(url=request.url, token=token, timeout=request.timeout, product=product)
 

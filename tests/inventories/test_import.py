@@ -469,3 +469,26 @@ def test_bad_urls_are_usage_errors(tmp_path: Path, url: str, message: str) -> No
     )
     assert code == 2
     assert message in out and "SECRET" not in out
+
+
+@pytest.mark.parametrize("token", ["x", "t", "abc"])
+def test_a_token_too_short_to_redact_is_refused_before_any_request(
+    tmp_path: Path, token: str
+) -> None:
+    """Messages redact the token wherever it occurs: a one-character token would take that
+    character out of every message ("NetBo[redacted]"), so it is refused (exit 2) before a
+    request is sent (none could be: port 9 is closed, which would be exit 3)."""
+    out = tmp_path / "i.yaml"
+    args = ["--from", "netbox", "--url", "http://127.0.0.1:9", "--out", str(out)]
+    code, text = run(*args, env={"NETBOX_TOKEN": token})
+    assert code == 2, text
+    assert "NETBOX_TOKEN: too short to be a token (at least 4 characters)" in text
+    assert "[redacted]" not in text and not out.exists()
+
+
+def test_a_four_character_token_is_sent() -> None:
+    """The bound: four characters pass the check and the request is tried (port 9: exit 3)."""
+    args = ["--from", "netbox", "--url", "http://127.0.0.1:9", "--dry-run"]
+    code, text = run(*args, env={"NETBOX_TOKEN": "abcd"})
+    assert code == 3, text
+    assert "too short" not in text
