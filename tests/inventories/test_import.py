@@ -275,6 +275,28 @@ def test_nornir_bad_yaml_is_located(tmp_path: Path) -> None:
     assert "hosts.yaml:3:3: duplicate key 'platform'" in text
 
 
+@pytest.mark.parametrize(
+    ("file", "text", "message"),
+    [
+        ("hosts.yaml", "leaf01:\n  data: {role: leaf}\n  platform: 5\n", "3:13: platform: 5 is"),
+        ("hosts.yaml", "leaf01:\n  platform: [eos]\n", "2:13: platform: a list is"),
+        ("hosts.yaml", "leaf01:\n  hostname: 10\n  platform: eos\n", "2:13: hostname: 10 is"),
+        ("groups.yaml", "g:\n  platform: true\n", "2:13: platform: True is"),
+    ],
+)
+def test_nornir_a_value_that_is_not_text_is_located(
+    tmp_path: Path, file: str, text: str, message: str
+) -> None:
+    """`platform: 5` was "the imported inventory is invalid at platform", no file or line."""
+    hosts = "leaf01:\n  groups: [g]\n  data: {role: leaf}\n"
+    (tmp_path / "hosts.yaml").write_text(text if file == "hosts.yaml" else hosts)
+    if file != "hosts.yaml":
+        (tmp_path / file).write_text(text)
+    code, out = run("--from", "nornir", "-i", str(tmp_path), "--out", str(tmp_path / "inv.yaml"))
+    assert code == 2, out
+    assert f"{tmp_path / file}:{message} not text" in out, out
+
+
 def test_avd_reproduces_roce_pod(tmp_path: Path) -> None:
     folder = tmp_path / "structured_configs"
     folder.mkdir()
