@@ -318,6 +318,7 @@ def merge(
 ) -> Merged:
     """Write `out`, one snapshot of every device in `paths` (see the module docstring);
     `expect` (device -> platform) names devices entered unreachable when no source holds them."""
+    _refuse_out_in_a_source(out, paths)
     if out.exists():
         raise SnapshotError(f"{out}: exists already; snapshots are never overwritten")
     found, ignored = _gather(paths)
@@ -337,6 +338,15 @@ def merge(
         raise
     shown = {name: source.shown for name, source in found.items()}
     return Merged(out, shown, list(missing), ignored)
+
+
+def _refuse_out_in_a_source(out: Path, paths: list[Path]) -> None:
+    """OUT inside (or equal to) a SOURCE would be written into what is being read, and read
+    back by the next merge of that source as one more device folder."""
+    target = out.resolve()
+    for path in paths:
+        if target.is_relative_to(path.resolve()):
+            raise SnapshotError(f"{out}: inside the source {path}; write the merge elsewhere")
 
 
 def _write_merged(

@@ -283,3 +283,17 @@ def test_the_documented_daemonset_runs_host_snapshot_as_written(tmp_path: Path) 
     result = runner.invoke(app, argv, env={"PATH": f"{bin_dir}:/usr/bin:/bin"})
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "config" / "gpu01" / HOST_RECORD).is_file()
+
+
+@pytest.mark.parametrize("inside", ["hosts", "hosts/merged", "hosts/gpu03/m"])
+def test_merge_refuses_an_out_inside_a_source(tmp_path: Path, inside: str) -> None:
+    """OUT in (or equal to) a SOURCE would be written into what is read, and taken as a source
+    by the next merge: refused, exit 2, naming both, nothing written."""
+    hosts = tmp_path / "hosts"
+    _host(tmp_path, "gpu03", hosts)
+    before = sorted(p.relative_to(tmp_path) for p in hosts.rglob("*"))
+    out = tmp_path / inside
+    result = runner.invoke(app, ["snapshot", "merge", str(out), str(tmp_path / "x"), str(hosts)])
+    assert result.exit_code == 2, result.output
+    assert f"{out}: inside the source {hosts}" in result.stderr
+    assert sorted(p.relative_to(tmp_path) for p in hosts.rglob("*")) == before

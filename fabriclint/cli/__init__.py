@@ -31,6 +31,9 @@ def main() -> None:
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored (nohup)
         signal.signal(signal.SIGINT, _interrupted)
     try:
+        from fabriclint.cli.errors import standard_streams
+
+        standard_streams()  # `>&-`, `2>&-`: stand-ins before anything writes
         from fabriclint.cli.fast import run_check
 
         if not run_check(sys.argv[1:]):  # a plain `check` runs without building the typer app

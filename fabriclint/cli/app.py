@@ -26,7 +26,7 @@ from fabriclint.cli import (
     snapshot,
     validate,
 )
-from fabriclint.cli.errors import begin, internal_error
+from fabriclint.cli.errors import begin, internal_error, report_undelivered, undelivered
 from fabriclint.cli.params import for_typer
 
 app = typer.Typer(
@@ -86,4 +86,6 @@ def main() -> None:
     except KeyboardInterrupt:
         interrupted()
     except Exception as exc:  # a bug, not bad input (that is exit 2 with a located message)
+        if isinstance(exc, OSError) and undelivered(exc):  # stdout closed or full: not a bug
+            sys.exit(report_undelivered(exc))
         sys.exit(internal_error(exc))

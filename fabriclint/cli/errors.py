@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import codecs
+import errno
+import io
 import os
 import re
 import sys
@@ -60,6 +62,88 @@ def internal_error(exc: BaseException) -> int:
     return INCOMPLETE_EXIT
 
 
+class StdoutError(OSError):
+    """Writing to stdout failed (closed, a full device, an I/O error): the report was not
+    delivered, which is not a bug in fabriclint."""
+
+
+class _ClosedStdout(io.TextIOWrapper):
+    """What stands for a stdout the shell closed (`>&-`): every write fails as one to the
+    closed descriptor would (EBADF), so the report is never taken for delivered."""
+
+
+class _Refuse(io.RawIOBase):
+    """The raw stream under `_ClosedStdout`: writable, refusing every write."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
+def standard_streams() -> None:
+    """Stand-ins for a stdout or stderr that was closed at start (`>&-`, `2>&-`): a closed
+    stderr drops the messages (the caller chose not to read them); a closed stdout fails the
+    report's write (`undelivered`). Descriptors 1 and 2 are taken by /dev/null so that no file
+    opened later gets them and receives what a child process writes."""
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        if name == "stderr":
+            sys.stderr = open(fd, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+        else:
+            sys.stdout = _ClosedStdout(io.BufferedWriter(_Refuse()), encoding="utf-8")
+
+
+def undelivered(exc: BaseException) -> bool:
+    """True when `exc` is stdout refusing the report (closed, a full device, an I/O error):
+    not a bug in fabriclint. A broken pipe (`| head`) is handled before, quietly."""
+    if not isinstance(exc, OSError) or exc.filename is not None or exc.errno == errno.EPIPE:
+        return False
+    if isinstance(exc, StdoutError) or isinstance(sys.stdout, _ClosedStdout):
+        return True
+    return _in_click_echo_to_stdout(exc)
+
+
+def _in_click_echo_to_stdout(exc: BaseException) -> bool:
+    """The error was raised by click's echo writing to stdout (a command calling typer.echo),
+    whose stream is its own: its file parameter says only None for stdout, err says which."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    frame = tb.tb_frame
+    return (
+        frame.f_code.co_name == "echo"
+        and str(frame.f_globals.get("__name__")).endswith("click.utils")  # typer's own copy
+        and frame.f_locals.get("err") is False
+    )
+
+
+def report_undelivered(exc: OSError) -> int:
+    """One line on stderr, exit 3 (the result was not delivered); what is still buffered for
+    stdout is dropped so that the interpreter's last flush does not fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno() if _has_fd() else 1)
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    echo(f"fabriclint: cannot write the report to stdout: {exc.strerror or exc}", err=True)
+    return INCOMPLETE_EXIT
+
+
+def _has_fd() -> bool:
+    """stdout has a descriptor of its own (not the closed-stdout stand-in)."""
+    try:
+        sys.stdout.fileno()
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def fail(problems: Iterable[Problem | str]) -> BaseException:
     """Print each problem on stderr and return the exit 2 to raise (see `exit_with`)."""
     for problem in problems:
@@ -84,6 +168,16 @@ def echo(message: str, nl: bool = True, err: bool = False) -> None:
     plain `check`) the same here, for a text stream with a real encoding off Windows: the
     newline, escape sequences dropped when the stream is not a terminal, a flush. Anything else
     (no or an ASCII encoding, a binary or missing stream, Windows, Jupyter) goes to typer."""
+    try:
+        _echo(message, nl, err)
+    except OSError as exc:
+        if err or exc.errno == errno.EPIPE:
+            raise
+        raise StdoutError(exc.errno, exc.strerror) from None
+
+
+def _echo(message: str, nl: bool, err: bool) -> None:
+    """`echo` itself."""
     stream = sys.stderr if err else sys.stdout
     if "typer" in sys.modules or not _plain_stream(stream):
         import typer

@@ -193,7 +193,7 @@ def _invoke(check: Any, debug: bool, values: dict[str, Any]) -> None:
     is not imported for it: `check` ends with SystemExit (cli/errors.exit_with), or typer's
     Exit when something it used imported typer."""
     from fabriclint.cli import interrupted
-    from fabriclint.cli.errors import begin, internal_error
+    from fabriclint.cli.errors import begin, internal_error, report_undelivered, undelivered
 
     try:
         try:
@@ -211,5 +211,7 @@ def _invoke(check: Any, debug: bool, values: dict[str, Any]) -> None:
         typer: Any = sys.modules.get("typer")
         if typer is not None and isinstance(exc, typer.Exit):
             sys.exit(exc.exit_code)
+        if isinstance(exc, OSError) and undelivered(exc):
+            sys.exit(report_undelivered(exc))
         sys.exit(internal_error(exc))  # a bug, not bad input: as cli/app.main
     sys.exit(0)

@@ -9,6 +9,7 @@ imported by `fabriclint --help`: the CLI loads it when the command runs.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,12 @@ def _one_input(request: ImportRequest) -> Path:
     return request.inputs[0]
 
 
+MIN_TOKEN = 4
+"""Shorter is refused rather than redacted: messages take the token out wherever it occurs
+(a whole-word match would miss it inside a longer word, a URL or a quoted header), and a
+one-character token would take that character out of every message ("NetBo[redacted]")."""
+
+
 def _api(request: ImportRequest) -> Any:
     from fabriclint.inventories.netbox import Api
 
@@ -84,6 +91,11 @@ def _api(request: ImportRequest) -> Any:
     token = os.environ.get(env) or None
     if token is None:
         raise SourceError(f"no API token: set the environment variable {env} (--token-env)")
+    if len(token) < MIN_TOKEN:
+        raise SourceError(
+            f"{env}: too short to be a token (at least {MIN_TOKEN} characters); "
+            "a NetBox or Nautobot API token is 40"
+        )
     product = "NetBox" if request.source == "netbox" else "Nautobot"
     return Api(url=request.url, token=token, timeout=request.timeout, product=product)
 
@@ -97,7 +109,7 @@ def check_url(url: str) -> None:
         parts = urllib.parse.urlsplit(url)
     except ValueError as exc:  # `http://[::1/`; a bad port is the client's to say (Api.get)
         raise SourceError(f"--url: not a URL ({exc})") from None
-    shown = shown_url(parts)
+    shown = shown_url(parts) if parts.scheme else _given(url)
     if parts.scheme not in ("http", "https"):
         raise SourceError(f"--url {shown!r}: not an http:// or https:// URL")
     if "@" in parts.netloc:  # urllib would take `user:password` for part of the host name
@@ -105,6 +117,13 @@ def check_url(url: str) -> None:
             f"--url {shown!r}: a user:password in the URL is not used; the API token comes "
             "from the environment variable --token-env (token_env) names"
         )
+
+
+def _given(url: str) -> str:
+    """A URL whose scheme urllib cannot read (`ht!tp://x`, `netbox.example.com`) as it was
+    given, urllib having kept it all as a path: without a `user:password@` or a query in it."""
+    text = url.split("?", 1)[0].split("#", 1)[0]
+    return re.sub(r"//[^/]*@", "//", text)
 
 
 def read_source(request: ImportRequest) -> Imported:

@@ -36,7 +36,28 @@ def _read(path: Path, required: bool) -> dict[str, Any]:
         return {}
     if not isinstance(doc.data, dict):
         raise SourceError(f"{path}:1:1: a SimpleInventory file is a mapping of names")
+    not_text = _not_text(doc)
+    if not_text:
+        raise SourceError(not_text)
     return {str(k): v if isinstance(v, dict) else {} for k, v in doc.data.items()}
+
+
+TEXT_KEYS = ("platform", "hostname")
+"""The entry keys Nornir reads as strings: any other YAML value is a mistake to locate here,
+not a schema error on the imported inventory that names neither file nor line."""
+
+
+def _not_text(doc: Any) -> list[str]:
+    """`file:line:col: platform: 5 is not text` for each entry's TEXT_KEYS value that is not one."""
+    out: list[str] = []
+    for name, entry in doc.data.items():
+        for key in TEXT_KEYS:
+            value = entry.get(key) if isinstance(entry, dict) else None
+            if value is None or isinstance(value, str):
+                continue
+            shown = f"a {type(value).__name__}" if isinstance(value, list | dict) else value
+            out.append(str(doc.problem((name, key), f"{key}: {shown} is not text", value=True)))
+    return out
 
 
 def _chain(entry: dict[str, Any], groups: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:

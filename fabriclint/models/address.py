@@ -35,6 +35,11 @@ def _is_ip(text: str) -> bool:
 
 def _port_problem(host: str, address: str, port: str) -> str:
     """What is wrong with `address:port` written as one host."""
+    if not address:  # `:22`, `[]:22`: the port alone
+        return (
+            f"host {host!r} has no address before the port: write the device's address or "
+            "name as host (and a port as `port: N`)"
+        )
     try:
         number = int(port)
     except ValueError:

@@ -37,11 +37,16 @@ def test_an_address_or_a_name_alone_is_accepted(host: str) -> None:
         ("192.0.2.11:2222", "and the port as `port: 2222`"),
         ("[2001:db8::11]:22", "and the port as `port: 22`"),
         ("[2001:db8::11]", "brackets"),
+        # no address at all: said so, not "write the host as ''"
+        (":22", "host ':22' has no address before the port: write the device's address"),
+        ("[]:22", "host '[]:22' has no address before the port"),
+        (":", "host ':' has no address before the port"),
     ],
 )
 def test_a_host_that_carries_a_port_is_refused(host: str, wanted: str) -> None:
     problem = host_problem(host)
     assert problem is not None and wanted in problem
+    assert "write the host as ''" not in problem
 
 
 @pytest.mark.parametrize(

@@ -275,6 +275,28 @@ def test_nornir_bad_yaml_is_located(tmp_path: Path) -> None:
     assert "hosts.yaml:3:3: duplicate key 'platform'" in text
 
 
+@pytest.mark.parametrize(
+    ("file", "text", "message"),
+    [
+        ("hosts.yaml", "leaf01:\n  data: {role: leaf}\n  platform: 5\n", "3:13: platform: 5 is"),
+        ("hosts.yaml", "leaf01:\n  platform: [eos]\n", "2:13: platform: a list is"),
+        ("hosts.yaml", "leaf01:\n  hostname: 10\n  platform: eos\n", "2:13: hostname: 10 is"),
+        ("groups.yaml", "g:\n  platform: true\n", "2:13: platform: True is"),
+    ],
+)
+def test_nornir_a_value_that_is_not_text_is_located(
+    tmp_path: Path, file: str, text: str, message: str
+) -> None:
+    """`platform: 5` was "the imported inventory is invalid at platform", no file or line."""
+    hosts = "leaf01:\n  groups: [g]\n  data: {role: leaf}\n"
+    (tmp_path / "hosts.yaml").write_text(text if file == "hosts.yaml" else hosts)
+    if file != "hosts.yaml":
+        (tmp_path / file).write_text(text)
+    code, out = run("--from", "nornir", "-i", str(tmp_path), "--out", str(tmp_path / "inv.yaml"))
+    assert code == 2, out
+    assert f"{tmp_path / file}:{message} not text" in out, out
+
+
 def test_avd_reproduces_roce_pod(tmp_path: Path) -> None:
     folder = tmp_path / "structured_configs"
     folder.mkdir()
@@ -450,6 +472,11 @@ def test_mapping_file_mistakes_are_located(tmp_path: Path) -> None:
             "http://127.0.0.1:abc",
             "http://127.0.0.1:abc/api/dcim/devices/: not a usable URL: nonnumeric port",
         ),
+        # no scheme urllib can read: what was given, not "'://ht!tp://x'"
+        ("ht!tp://x", "--url 'ht!tp://x': not an http:// or https:// URL"),
+        ("netbox.example.com", "--url 'netbox.example.com': not an http:// or https:// URL"),
+        # ...still without a user:password or query it holds
+        ("ht!tp://u:SECRET@x/a?t=SECRET", "--url 'ht!tp://x/a': not an http:// or https:// URL"),
     ],
 )
 def test_bad_urls_are_usage_errors(tmp_path: Path, url: str, message: str) -> None:
@@ -463,4 +490,27 @@ def test_bad_urls_are_usage_errors(tmp_path: Path, url: str, message: str) -> No
         env={"NETBOX_TOKEN": TOKEN},
     )
     assert code == 2
-    assert message in out
+    assert message in out and "SECRET" not in out
+
+
+@pytest.mark.parametrize("token", ["x", "t", "abc"])
+def test_a_token_too_short_to_redact_is_refused_before_any_request(
+    tmp_path: Path, token: str
+) -> None:
+    """Messages redact the token wherever it occurs: a one-character token would take that
+    character out of every message ("NetBo[redacted]"), so it is refused (exit 2) before a
+    request is sent (none could be: port 9 is closed, which would be exit 3)."""
+    out = tmp_path / "i.yaml"
+    args = ["--from", "netbox", "--url", "http://127.0.0.1:9", "--out", str(out)]
+    code, text = run(*args, env={"NETBOX_TOKEN": token})
+    assert code == 2, text
+    assert "NETBOX_TOKEN: too short to be a token (at least 4 characters)" in text
+    assert "[redacted]" not in text and not out.exists()
+
+
+def test_a_four_character_token_is_sent() -> None:
+    """The bound: four characters pass the check and the request is tried (port 9: exit 3)."""
+    args = ["--from", "netbox", "--url", "http://127.0.0.1:9", "--dry-run"]
+    code, text = run(*args, env={"NETBOX_TOKEN": "abcd"})
+    assert code == 3, text
+    assert "too short" not in text
