@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from fabriclint.models.common import Source
-from fabriclint.models.intent import RoceClass
+from fabriclint.models.intent import CnpClass, RoceClass
 from fabriclint.models.resolve import egress_dscp, lossless_tcs, tc_queue, traffic_classes
 from fabriclint.models.state import DeviceState, Interface, QosConfig, Trust
 from fabriclint.rules.base import Context, NoOptions, Rule
@@ -21,6 +21,19 @@ from fabriclint.rules.scope import (
     pfc_source,
     roce_ports,
 )
+
+
+def _roce_scope(
+    ctx: Context, code: str, state: DeviceState
+) -> tuple[RoceClass, CnpClass | None, list[Interface]] | None:
+    """The intent's RoCE and CNP classes for `state` and its RoCE ports; None (a skip recorded
+    when it has RoCE ports) when the intent profile declares no RoCE class."""
+    roce, ports = ctx.roce(state.name), roce_ports(ctx, code, state)
+    if roce is None:
+        if ports:
+            ctx.skip(code, state.name, "the RoCE class (`roce:`) in the intent profile")
+        return None
+    return roce, ctx.cnp(state.name), ports
 
 
 class RoceDscpRewritten(FaultRule[NoOptions]):
@@ -55,12 +68,10 @@ class RoceDscpRewritten(FaultRule[NoOptions]):
     summary = "An egress rewrite changes the RoCE (or CNP) DSCP on the way out"
 
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
-        roce, cnp = ctx.roce(state.name), ctx.cnp(state.name)
-        ports = roce_ports(ctx, self.code, state)
-        if roce is None:
-            if ports:
-                ctx.skip(self.code, state.name, "the RoCE class (`roce:`) in the intent profile")
+        scope = _roce_scope(ctx, self.code, state)
+        if scope is None:
             return
+        roce, cnp, ports = scope
         watched = [(d, "RoCE") for d in roce.dscp] + ([(cnp.dscp, "CNP")] if cnp else [])
         for iface in ports:
             qos = ctx.qos(state, iface.name)
@@ -152,12 +163,10 @@ class ForeignTrafficInLosslessClass(FaultRule["ForeignTrafficInLosslessClass.Opt
     def faults(self, ctx: Context, state: DeviceState) -> Iterator[Fault]:
         if state.is_host:
             return  # a NIC's dscp2prio orders what the host sends; the switch classifies everyone's
-        roce, cnp = ctx.roce(state.name), ctx.cnp(state.name)
-        ports = roce_ports(ctx, self.code, state)
-        if roce is None:
-            if ports:
-                ctx.skip(self.code, state.name, "the RoCE class (`roce:`) in the intent profile")
+        scope = _roce_scope(ctx, self.code, state)
+        if scope is None:
             return
+        roce, cnp, ports = scope
         lossy = roce.mode == "lossy"
         allowed_dscp = {*roce.dscp, *((cnp.dscp,) if cnp else ())}
         if self.options.allow_class_selector:
