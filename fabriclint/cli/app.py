@@ -26,7 +26,7 @@ from fabriclint.cli import (
     snapshot,
     validate,
 )
-from fabriclint.cli.errors import begin, internal_error, report_undelivered, undelivered
+from fabriclint.cli.errors import begin, echo, internal_error, report_undelivered, undelivered
 from fabriclint.cli.params import for_typer
 
 app = typer.Typer(
@@ -57,7 +57,7 @@ app.add_typer(snapshot.app, name="snapshot")
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"fabriclint {__version__}")
+        echo(f"fabriclint {__version__}")
         raise typer.Exit()
 
 

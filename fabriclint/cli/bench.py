@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import typer
 
-from fabriclint.cli.errors import fail
+from fabriclint.cli.errors import echo, fail
 
 if TYPE_CHECKING:
     from fabriclint.benchrun import Verdict
@@ -24,10 +24,10 @@ app = typer.Typer(
 def _show(verdict: Verdict, where: Path) -> None:
     """Every reason on stdout, the verdict line last."""
     for line in verdict.reasons:
-        typer.echo(f"not trusted: {line}")
+        echo(f"not trusted: {line}")
     for line in verdict.incomplete:
-        typer.echo(f"cannot tell: {line}")
-    typer.echo(f"{where}: {verdict.word}")
+        echo(f"cannot tell: {line}")
+    echo(f"{where}: {verdict.word}")
 
 
 def _guarded(call: Callable[[], T]) -> T:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from fabriclint.cli.errors import emit, fail
+from fabriclint.cli.errors import echo, emit, fail
 
 if TYPE_CHECKING:
     from fabriclint.bom import Taken
@@ -66,7 +66,7 @@ def lock(
     taken = _take(fabric, snapshot)
     if taken.unreadable:
         for name, why in sorted(taken.unreadable.items()):
-            typer.echo(f"{name}: cannot lock ({why})", err=True)
+            echo(f"{name}: cannot lock ({why})", err=True)
         raise typer.Exit(3)
     if results:
         from fabriclint.bom import locked_nccl_version
@@ -100,7 +100,7 @@ def verify(
         raise fail([str(exc)]) from None
     verdict = compare(locked, now)
     for line in [*verdict.changes, *verdict.unknown]:
-        typer.echo(line)
+        echo(line)
     summary = {0: "matches the lock", 1: f"{len(verdict.changes)} change(s)", 3: "cannot tell"}
-    typer.echo(f"{locked.fabric}: {summary[verdict.exit_code]} ({lock_file})", err=True)
+    echo(f"{locked.fabric}: {summary[verdict.exit_code]} ({lock_file})", err=True)
     raise typer.Exit(verdict.exit_code)

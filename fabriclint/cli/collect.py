@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from fabriclint.cli.errors import fail
+from fabriclint.cli.errors import echo, fail
 
 if TYPE_CHECKING:  # types only: keep `fabriclint --help` from importing the collectors
     from fabriclint.collectors.base import DeviceResult
@@ -40,7 +40,7 @@ def _progress(total: int) -> Iterator[Listener]:
     if not sys.stderr.isatty():
         yield (
             lambda event, name, result: (
-                typer.echo(f"collect: {_line(name, result)}", err=True) if result else None
+                echo(f"collect: {_line(name, result)}", err=True) if result else None
             )
         )
         return
@@ -136,11 +136,11 @@ def run_collect(
     except CollectUsageError as exc:
         raise fail(exc.problems) from None
     except KeyboardInterrupt:
-        typer.echo("collect: interrupted; nothing written, earlier snapshots untouched", err=True)
+        echo("collect: interrupted; nothing written, earlier snapshots untouched", err=True)
         raise typer.Exit(INTERRUPTED_EXIT) from None
     except OSError as exc:  # a full disk while the outputs are written: the half is discarded
         where = f"{exc.filename}: " if exc.filename else ""
-        typer.echo(
+        echo(
             f"collect: cannot write the snapshot ({where}{exc.strerror or exc}); "
             "nothing written, earlier snapshots untouched",
             err=True,
@@ -157,7 +157,7 @@ def run_collect(
 def _exit_if_interrupted(signals: Interrupts, result: CollectResult) -> None:
     """Exit 130 when a signal came while the finished snapshot was being published."""
     if signals.pending:
-        typer.echo(
+        echo(
             f"collect: interrupted after the snapshot was written; {result.snapshot} is complete",
             err=True,
         )
@@ -166,9 +166,9 @@ def _exit_if_interrupted(signals: Interrupts, result: CollectResult) -> None:
 
 def _summary(result: CollectResult) -> None:
     ok = len(result.devices) - len(result.failed)
-    typer.echo(f"collect: wrote {result.snapshot}: {ok} ok, {len(result.failed)} failed", err=True)
+    echo(f"collect: wrote {result.snapshot}: {ok} ok, {len(result.failed)} failed", err=True)
     if not result.host_key_check:
-        typer.echo(
+        echo(
             "collect: WARNING: host keys were NOT verified (--insecure-no-host-key-check); "
             "recorded in collect.json",
             err=True,
@@ -315,8 +315,8 @@ def _collect_command(fabric: Path, signals: Interrupts, args: dict[str, Any]) ->
         )
         started = time.monotonic()
         result = run_collect(fabric, options, signals)
-        typer.echo(f"collect: {time.monotonic() - started:.1f} s", err=True)
+        echo(f"collect: {time.monotonic() - started:.1f} s", err=True)
     except KeyboardInterrupt:
-        typer.echo("collect: interrupted; nothing written, earlier snapshots untouched", err=True)
+        echo("collect: interrupted; nothing written, earlier snapshots untouched", err=True)
         raise typer.Exit(INTERRUPTED_EXIT) from None
     return result

@@ -105,25 +105,7 @@ def undelivered(exc: BaseException) -> bool:
     not a bug in fabriclint. A broken pipe (`| head`) is handled before, quietly."""
     if not isinstance(exc, OSError) or exc.filename is not None or exc.errno == errno.EPIPE:
         return False
-    if isinstance(exc, StdoutError) or isinstance(sys.stdout, _ClosedStdout):
-        return True
-    return _in_click_echo_to_stdout(exc)
-
-
-def _in_click_echo_to_stdout(exc: BaseException) -> bool:
-    """The error was raised by click's echo writing to stdout (a command calling typer.echo),
-    whose stream is its own: its file parameter says only None for stdout, err says which."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None:
-        return False
-    frame = tb.tb_frame
-    return (
-        frame.f_code.co_name == "echo"
-        and str(frame.f_globals.get("__name__")).endswith("click.utils")  # typer's own copy
-        and frame.f_locals.get("err") is False
-    )
+    return isinstance(exc, StdoutError) or isinstance(sys.stdout, _ClosedStdout)
 
 
 def report_undelivered(exc: OSError) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from fabriclint.cli.errors import fail
+from fabriclint.cli.errors import echo, fail
 
 
 class HistoryFormat(StrEnum):
@@ -126,7 +126,7 @@ def history(
         store.dispose()
     except HistoryError as exc:
         raise fail([str(exc)]) from None
-    typer.echo(
+    echo(
         json.dumps(data, indent=2, sort_keys=True) if fmt is HistoryFormat.JSON else text,
         nl=fmt is HistoryFormat.JSON,
     )

@@ -13,7 +13,7 @@ from types import FrameType
 import typer
 
 from fabriclint.cli import INTERRUPTED_EXIT
-from fabriclint.cli.errors import INCOMPLETE_EXIT, fail
+from fabriclint.cli.errors import INCOMPLETE_EXIT, echo, fail
 
 app = typer.Typer(
     help="Take this host's outputs locally (for srun, a DaemonSet...), no SSH.",
@@ -78,17 +78,15 @@ def snapshot(
         with _sigterm_interrupts():
             folder, result = take(opts)
     except KeyboardInterrupt:
-        typer.echo("host snapshot: interrupted; nothing partial written", err=True)
+        echo("host snapshot: interrupted; nothing partial written", err=True)
         raise typer.Exit(INTERRUPTED_EXIT) from None
     except HostSnapshotError as exc:
         raise fail([str(exc)]) from None
     except OSError as exc:
         raise fail([f"{exc.filename or out}: cannot write: {exc.strerror or exc}"]) from None
     for line in result.skipped:
-        typer.echo(f"not available: {line}", err=True)
+        echo(f"not available: {line}", err=True)
     if result.status != "ok":
-        typer.echo(f"{folder}: {result.status}: {result.reason}")
+        echo(f"{folder}: {result.status}: {result.reason}")
         raise typer.Exit(INCOMPLETE_EXIT)
-    typer.echo(
-        f"wrote {folder}: {len(result.outputs)} outputs, {len(result.skipped)} not available"
-    )
+    echo(f"wrote {folder}: {len(result.outputs)} outputs, {len(result.skipped)} not available")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from fabriclint.cli.errors import fail
+from fabriclint.cli.errors import echo, fail
 
 
 def init(
@@ -27,8 +27,8 @@ def init(
         raise fail([f"{exc.filename or folder}: cannot write: {exc.strerror or exc}"]) from None
     for path in written:
         if path.suffix == ".yaml":
-            typer.echo(f"wrote {path}")
-    typer.echo(
+            echo(f"wrote {path}")
+    echo(
         f"next: fabriclint inventory import --from ... --out {folder / 'inventory.yaml'}, "
         f"then fabriclint validate {folder}"
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from fabriclint.cli.errors import fail
+from fabriclint.cli.errors import echo, fail
 
 app = typer.Typer(help="Inventories from where teams keep them.", no_args_is_help=True)
 
@@ -94,23 +94,21 @@ def import_(
         result = import_inventory(request)
     except SourceError as exc:
         for message in exc.messages:
-            typer.echo(f"error: {message}", err=True)
+            echo(f"error: {message}", err=True)
         if exc.exit_code != 2:
-            typer.echo(
-                "error: nothing was written (the source could not be read completely)", err=True
-            )
+            echo("error: nothing was written (the source could not be read completely)", err=True)
             raise typer.Exit(exc.exit_code) from None
         raise fail([]) from None
     for line in result.skipped:
-        typer.echo(f"skipped: {line}")
+        echo(f"skipped: {line}")
     if result.existed:
         for line in result.changes:
-            typer.echo(line)
+            echo(line)
     inv = result.inventory
     verb = "wrote" if result.written else "would write"
     what = f"{len(inv.devices)} devices, {len(inv.links)} links"
     changed = f" ({len(result.changes)} change(s))" if result.existed else ""
-    typer.echo(f"{verb} {out}: {what}{changed}")
+    echo(f"{verb} {out}: {what}{changed}")
 
 
 def refresh_live(fabric: Path, offline: bool) -> None:
@@ -129,14 +127,14 @@ def refresh_live(fabric: Path, offline: bool) -> None:
         done = refresh(fabric, offline=offline)
     except SourceError as exc:
         for message in exc.messages:
-            typer.echo(f"error: {message}", err=True)
+            echo(f"error: {message}", err=True)
         if exc.exit_code != 2:
-            typer.echo("error: no inventory to check against (exit 3)", err=True)
+            echo("error: no inventory to check against (exit 3)", err=True)
             raise typer.Exit(exc.exit_code) from None
         raise fail([]) from None
     if done is not None:
         prefix = "warning: " if done.warning else ""
-        typer.echo(f"{prefix}{done.message}", err=True)
+        echo(f"{prefix}{done.message}", err=True)
 
 
 @app.command("refresh")

@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from fabriclint.cli.errors import emit, fail
+from fabriclint.cli.errors import echo, emit, fail
 
 app = typer.Typer(help="A simulated-device lab for trying `collect` and `check --live`.")
 
@@ -106,7 +106,7 @@ def serve(
     lab.start()
     try:
         _announce(lab, overlay_out, generated=PASSWORD_ENV not in os.environ)
-        typer.echo(
+        echo(
             f"lab: {len(devices)} devices on 127.0.0.1 ({USER_ENV}={username}); Ctrl-C stops",
             err=True,
         )
@@ -115,7 +115,7 @@ def serve(
         pass
     finally:
         lab.stop()
-    typer.echo("lab: stopped", err=True)
+    echo("lab: stopped", err=True)
 
 
 def _move_counters(fabric: Path, devices: list[Any], scenario: str) -> None:
@@ -135,14 +135,14 @@ def _move_counters(fabric: Path, devices: list[Any], scenario: str) -> None:
         raise fail(
             [f"--counters {scenario}: no served device has counter outputs the lab can move"]
         )
-    typer.echo(f"lab: counters of {moved} devices move per collection ({scenario})", err=True)
+    echo(f"lab: counters of {moved} devices move per collection ({scenario})", err=True)
 
 
 def _announce(lab: Any, overlay_out: Path | None, generated: bool) -> None:
     text = lab.overlay_yaml()
     emit(text, overlay_out, announce="lab: wrote")
     if generated:  # a throw-away password for a lab on 127.0.0.1, shown so it can be exported
-        typer.echo(f"lab: export FABRICLINT_LAB_PASSWORD={lab.password}", err=True)
+        echo(f"lab: export FABRICLINT_LAB_PASSWORD={lab.password}", err=True)
 
 
 def _wait(duration: float | None) -> None:

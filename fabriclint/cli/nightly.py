@@ -16,7 +16,7 @@ from typing import Any
 import typer
 
 from fabriclint.cli.check import FailOn
-from fabriclint.cli.errors import INCOMPLETE_EXIT, fail
+from fabriclint.cli.errors import INCOMPLETE_EXIT, echo, fail
 
 
 class NightlyFormat(StrEnum):
@@ -77,17 +77,17 @@ def _emit(doc: dict[str, Any], where: Path, fmt: NightlyFormat) -> None:
     if fmt is NightlyFormat.JSON:
         import json
 
-        typer.echo(json.dumps(doc, indent=2, sort_keys=True))
+        echo(json.dumps(doc, indent=2, sort_keys=True))
     elif fmt is NightlyFormat.MARKDOWN:
-        typer.echo(markdown(doc), nl=False)
+        echo(markdown(doc), nl=False)
     else:
         for item in doc["findings"]:
             if item["status"] in ("new", "reopened") and not item["suppressed"]:
-                typer.echo(
+                echo(
                     f"new  {item['severity']:<7} {item['rule']:<9} {item['device'] or '-'} "
                     f"{item['object']}: {item['message']}\n     cause: {item['cause']}"
                 )
-        typer.echo(summary_line(doc, where), nl=False)
+        echo(summary_line(doc, where), nl=False)
 
 
 def nightly(
@@ -209,7 +209,7 @@ def nightly(
     )
     result = _run(opts)
     for archive in result.compressed:
-        typer.echo(f"nightly: compressed an old snapshot into {archive}", err=True)
+        echo(f"nightly: compressed an old snapshot into {archive}", err=True)
     _emit(result.report, result.report_dir, fmt)
     raise typer.Exit(result.exit_code)
 
@@ -227,7 +227,7 @@ def _run(opts: Any) -> Any:
     except FabricError as exc:
         raise fail(exc.problems) from None
     except HistoryBusy as exc:
-        typer.echo(f"error: {exc}", err=True)
+        echo(f"error: {exc}", err=True)
         raise typer.Exit(INCOMPLETE_EXIT) from None
     except (SnapshotError, UsageError, HistoryError, MetricsTargetError) as exc:
         raise fail([str(exc)]) from None

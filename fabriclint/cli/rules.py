@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from fabriclint.cli.errors import emit, fail
+from fabriclint.cli.errors import echo, emit, fail
 
 app = typer.Typer(
     help="List rules, or explain one.", invoke_without_command=True, no_args_is_help=False
@@ -46,11 +46,11 @@ def list_rules(
             }
             for rule in ALL_RULES
         ]
-        typer.echo(json.dumps(catalog, indent=2, ensure_ascii=False))
+        echo(json.dumps(catalog, indent=2, ensure_ascii=False))
         return
     for rule in ALL_RULES:
         note = f" (deprecated: {rule.deprecated})" if rule.deprecated else ""
-        typer.echo(f"{rule.code:<11} {rule.name:<34} {rule.severity:<8} {rule.summary}{note}")
+        echo(f"{rule.code:<11} {rule.name:<34} {rule.severity:<8} {rule.summary}{note}")
 
 
 @app.command("docs")
@@ -82,13 +82,13 @@ def explain(
     if rule is None:
         hint = difflib.get_close_matches(code.upper(), list(BY_CODE), n=1)
         raise fail([f"unknown rule '{code}'" + (f"; did you mean '{hint[0]}'?" if hint else "")])
-    typer.echo(f"{rule.code} {rule.name} (default severity: {rule.severity})\n")
+    echo(f"{rule.code} {rule.name} (default severity: {rule.severity})\n")
     if rule.deprecated:
-        typer.echo(f"Deprecated: {rule.deprecated}\n")
-    typer.echo(inspect.cleandoc(rule.__doc__ or rule.summary))
+        echo(f"Deprecated: {rule.deprecated}\n")
+    echo(inspect.cleandoc(rule.__doc__ or rule.summary))
     props = json_schema(rule.options_model).get("properties", {})
     if props:
-        typer.echo("\nOptions (policy.yaml: options: {" + rule.code + ": {...}}):")
+        echo("\nOptions (policy.yaml: options: {" + rule.code + ": {...}}):")
         for name, spec in props.items():
             default = json.dumps(spec.get("default"))
-            typer.echo(f"  {name}: {spec.get('description', '')} (default {default})")
+            echo(f"  {name}: {spec.get('description', '')} (default {default})")

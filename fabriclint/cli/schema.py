@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from fabriclint.cli.errors import echo
+
 app = typer.Typer(
     help="JSON Schemas for inventory, intent, policy and DeviceState.", no_args_is_help=True
 )
@@ -27,4 +29,4 @@ def export(
         where = exc.filename or out
         raise fail([f"{where}: cannot write the schemas: {exc.strerror or exc}"]) from None
     for path in written:
-        typer.echo(f"wrote {path}")
+        echo(f"wrote {path}")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from fabriclint.cli.errors import fail
+from fabriclint.cli.errors import echo, fail
 
 app = typer.Typer(
     help="Snapshots from other collectors, merged host folders, and checksums after an edit.",
@@ -77,9 +77,9 @@ def import_(
     except OSError as exc:
         raise fail([f"{out}: cannot write: {exc.strerror or exc}"]) from None
     for line in found.unknown:
-        typer.echo(f"not imported: {line}", err=True)
+        echo(f"not imported: {line}", err=True)
     files = sum(len(outputs) for _, outputs in found.devices.values())
-    typer.echo(
+    echo(
         f"wrote {out}: {len(found.devices)} devices, {files} files, {len(found.unknown)} not imported"
     )
 
@@ -101,10 +101,10 @@ def rehash(
     except OSError as exc:
         raise fail([f"{snapshot}: cannot write the manifest: {exc.strerror or exc}"]) from None
     for line in result.changed:
-        typer.echo(f"rehashed {line}")
+        echo(f"rehashed {line}")
     for line in result.unlisted:
-        typer.echo(f"not in the manifest (left out): {line}", err=True)
-    typer.echo(f"{snapshot}: {len(result.changed)} checksum(s) updated")
+        echo(f"not in the manifest (left out): {line}", err=True)
+    echo(f"{snapshot}: {len(result.changed)} checksum(s) updated")
 
 
 @app.command("merge")
@@ -137,9 +137,7 @@ def merge(
     except OSError as exc:
         raise fail([f"{out}: cannot write: {exc.strerror or exc}"]) from None
     for folder in merged.ignored:
-        typer.echo(
-            f"ignored: {folder} (no host.json: a host snapshot that did not finish?)", err=True
-        )
+        echo(f"ignored: {folder} (no host.json: a host snapshot that did not finish?)", err=True)
     for name in merged.missing:
-        typer.echo(f"unreachable: {name} (no host folder in the merged sources)", err=True)
-    typer.echo(f"wrote {merged.path}: {len(merged.devices)} devices, {len(merged.missing)} missing")
+        echo(f"unreachable: {name} (no host folder in the merged sources)", err=True)
+    echo(f"wrote {merged.path}: {len(merged.devices)} devices, {len(merged.missing)} missing")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from fabriclint.cli.errors import fail
+from fabriclint.cli.errors import echo, fail
 
 
 def validate(
@@ -24,15 +24,15 @@ def validate(
     try:
         loaded = load_fabric(fabric, option_models())
     except FabricError as exc:
-        typer.echo(f"{len(exc.problems)} problem(s) found", err=True)
+        echo(f"{len(exc.problems)} problem(s) found", err=True)
         raise fail(exc.problems) from None
     inv = loaded.inventory
     for warning in loaded.warnings:
-        typer.echo(f"{warning.file}:{warning.line}:{warning.col}: warning: {warning.message}")
+        echo(f"{warning.file}:{warning.line}:{warning.col}: warning: {warning.message}")
     if loaded.intent is not None:
         for role in roles_without_profile(loaded.intent, inv):
-            typer.echo(
+            echo(
                 f"warning: role '{role}' has no profile in intent.yaml; its devices are not compared to intent"
             )
     profiles = len(loaded.intent.profiles) if loaded.intent else 0
-    typer.echo(f"ok: {len(inv.devices)} devices, {len(inv.links)} links, {profiles} profile(s)")
+    echo(f"ok: {len(inv.devices)} devices, {len(inv.links)} links, {profiles} profile(s)")
