@@ -15,6 +15,7 @@ from itertools import groupby
 
 from fabriclint.models.finding import Finding, Report
 from fabriclint.reporters import names, unchecked, why
+from fabriclint.reporters.text import VISIBLE
 
 COLLAPSE_AFTER = 20
 MAX_ROWS = 150
@@ -24,14 +25,15 @@ SECTIONS = (("error", "Errors"), ("warning", "Warnings"), ("info", "Info"))
 _TABLE_HEAD = ["| rule | object | message | location |", "|---|---|---|---|"]
 
 _MARKUP = re.compile(r"([\\`*_\[\]~|])")
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""C0 and C1 controls (a terminal escape in a config, say) and bidi overrides (they reorder
-what a reviewer reads: CVE-2021-42574), each shown as U+FFFD."""
+_CONTROL = dict.fromkeys(VISIBLE, "\N{REPLACEMENT CHARACTER}")
+"""The characters the text report spells out (`text.VISIBLE`): C0 and C1 controls (a terminal
+escape in a config, say) and bidi overrides (they reorder what a reviewer reads:
+CVE-2021-42574), each shown as U+FFFD."""
 
 
 def _line(text: str) -> str:
     """One line of text without control characters (a terminal escape in a config, say)."""
-    return _CONTROL.sub("\N{REPLACEMENT CHARACTER}", " ".join(text.splitlines()))
+    return " ".join(text.splitlines()).translate(_CONTROL)  # (line breaks are gone first)
 
 
 def escape(text: str) -> str:
