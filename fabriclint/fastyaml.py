@@ -67,11 +67,14 @@ def yaml_compose(text: str, loader: Any) -> Any:
     return yaml.compose(text, Loader=loader)
 
 
-def yaml_load(text: str, loader: Any) -> Any:
-    """Plain Python data of `text`."""
-    import yaml
-
-    return yaml.load(text, Loader=loader)
+def yaml_construct(node: Any, loader: Any) -> Any:
+    """Plain Python data of a node tree `yaml_compose` made (what loading its text gives,
+    without parsing the text a second time)."""
+    constructor = loader("")
+    try:
+        return constructor.construct_document(node)
+    finally:
+        constructor.dispose()
 
 
 def key_identity(node: Any) -> Any:

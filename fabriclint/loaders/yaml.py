@@ -18,7 +18,7 @@ from fabriclint.fastyaml import (
     fast_loader,
     key_identity,
     yaml_compose,
-    yaml_load,
+    yaml_construct,
 )
 from fabriclint.fastyaml import (
     has_duplicate_keys as _has_duplicate_keys,
@@ -269,7 +269,7 @@ def _fast_load(text: str) -> Any:
     node = yaml_compose(text, loader)
     if node is None or _has_duplicate_keys(node):
         return None
-    return yaml_load(text, loader)
+    return yaml_construct(node, loader)
 
 
 def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
