@@ -19,21 +19,29 @@ _YAML_KEY = re.compile(
 )
 
 
-def json_object_keys(table: str) -> Callable[[str], str]:
-    """Replace the keys of every JSON object `"TABLE": {...}` (nested SONiC config_db form)."""
-    start = re.compile(rf'"{re.escape(table)}"\s*:\s*\{{')
+def _bodies(
+    start: re.Pattern[str], redact: Callable[[str, int], tuple[int, str]]
+) -> Callable[[str], str]:
+    """A rewrite of every JSON body that `start` opens: `redact(text, i)` scans the body from
+    `i` and returns (its end, the new body); a match inside a body already rewritten is skipped."""
 
     def apply(text: str) -> str:
         out, pos = [], 0
         for found in start.finditer(text):
             if found.start() < pos:
                 continue
-            end, body = _redact_object_keys(text, found.end())
+            end, body = redact(text, found.end())
             out.append(text[pos : found.end()] + body)
             pos = end
         return "".join(out) + text[pos:]
 
     return apply
+
+
+def json_object_keys(table: str) -> Callable[[str], str]:
+    """Replace the keys of every JSON object `"TABLE": {...}` (nested SONiC config_db form)."""
+    start = re.compile(rf'"{re.escape(table)}"\s*:\s*\{{')
+    return _bodies(start, _redact_object_keys)
 
 
 def _redact_object_keys(text: str, i: int) -> tuple[int, str]:
@@ -273,18 +281,7 @@ def json_secret_containers(names: str) -> Callable[[str], str]:
     secret-named JSON key (`"passkey": ["X"]`, `"passkey": {"value": "X"}`); object keys,
     punctuation and newlines are kept, so the JSON stays valid and its lines do not move."""
     start = re.compile(rf'"(?:{names})"\s*:\s*[\[{{]', re.IGNORECASE)
-
-    def apply(text: str) -> str:
-        out, pos = [], 0
-        for found in start.finditer(text):
-            if found.start() < pos:
-                continue
-            end, body = _redact_container(text, found.end())
-            out.append(text[pos : found.end()] + body)
-            pos = end
-        return "".join(out) + text[pos:]
-
-    return apply
+    return _bodies(start, _redact_container)
 
 
 def _redact_container(text: str, i: int) -> tuple[int, str]:
