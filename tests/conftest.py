@@ -1,10 +1,26 @@
-"""Shared fixtures: a small valid fabric directory written into tmp_path."""
+"""Shared fixtures: a small valid fabric directory written into tmp_path; Ctrl-C as from a
+terminal for the processes the tests start."""
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _terminal_sigint() -> Iterator[None]:
+    """Processes the tests start get Ctrl-C's default disposition, as from a terminal, even
+    when this run ignores SIGINT (a background job, nohup), which they would inherit: the
+    tests that interrupt a `collect` or a `check --jobs` would otherwise see it run to its end."""
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # reset to default by exec
+    yield
+    signal.signal(signal.SIGINT, previous)
+
 
 INVENTORY = """\
 name: tiny

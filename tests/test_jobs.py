@@ -231,32 +231,18 @@ def test_an_interrupted_pool_is_fully_stopped_before_the_interrupt_goes_on() -> 
     assert manager not in wakeups or vars(wakeups[manager])["_closed"]
 
 
-@contextmanager
-def _terminal_sigint() -> Iterator[None]:
-    """Children started in the block get Ctrl-C's default disposition, as from a terminal,
-    even when this run ignores SIGINT (a background job, nohup), which they would inherit."""
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # reset to default by exec
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
 def test_ctrl_c_leaves_no_worker(tmp_path: Path) -> None:
     from benchmarks.check_scale import generate
 
     generate(40, 8, tmp_path / "fabric", case="goal")
     cmd = [sys.executable, "-m", "fabriclint", "check", str(tmp_path / "fabric")]
-    with _terminal_sigint():
-        proc = subprocess.Popen(
-            [*cmd, "--snapshot", "bench", "--jobs", "2"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            cwd=tmp_path,
-        )
+    proc = subprocess.Popen(  # Ctrl-C as from a terminal: tests/conftest.py
+        [*cmd, "--snapshot", "bench", "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
     workers: set[int] = set()
     deadline = time.monotonic() + 120
     while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
