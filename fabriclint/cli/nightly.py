@@ -2,7 +2,8 @@
 
 Exit codes: 0 nothing new at or above --fail-on (or nothing open, with --fail-on-open),
 1 findings, 2 usage/input error (nothing recorded), 3 incomplete (a device not checked, an
-internal error, or the history busy with another run past --lock-timeout: nothing recorded).
+internal error, an old snapshot not compressed; or nothing recorded: the history busy with
+another run past --lock-timeout, a report, `latest` or the metrics that could not be written).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import typer
 
 from fabriclint.cli.check import FailOn
-from fabriclint.cli.errors import INCOMPLETE_EXIT, echo, fail
+from fabriclint.cli.errors import INCOMPLETE_EXIT, echo, fail, undelivered
 
 
 class NightlyFormat(StrEnum):
@@ -206,11 +207,13 @@ def nightly(
         per_device_metrics=metrics_per_device,
         keep_nights=keep_nights,
         limit=limit or None,
+        deliver=lambda doc, where: _emit(doc, where, fmt),
     )
     result = _run(opts)
     for archive in result.compressed:
         echo(f"nightly: compressed an old snapshot into {archive}", err=True)
-    _emit(result.report, result.report_dir, fmt)
+    for problem in result.problems:
+        echo(f"error: {problem}", err=True)
     raise typer.Exit(result.exit_code)
 
 
@@ -219,18 +222,20 @@ def _run(opts: Any) -> Any:
     from fabriclint.engine import UsageError
     from fabriclint.history.store import HistoryBusy, HistoryError
     from fabriclint.loaders.fabric import FabricError
-    from fabriclint.nightly.run import MetricsTargetError, run_nightly
+    from fabriclint.nightly.run import MetricsTargetError, NotRecorded, run_nightly
     from fabriclint.snapshot import SnapshotError
 
     try:
         return run_nightly(opts)
     except FabricError as exc:
         raise fail(exc.problems) from None
-    except HistoryBusy as exc:
+    except (HistoryBusy, NotRecorded) as exc:
         echo(f"error: {exc}", err=True)
         raise typer.Exit(INCOMPLETE_EXIT) from None
     except (SnapshotError, UsageError, HistoryError, MetricsTargetError) as exc:
         raise fail([str(exc)]) from None
     except OSError as exc:
+        if undelivered(exc):  # stdout refused the report (the night rolled back): main says so
+            raise
         where = f"{exc.filename}: " if exc.filename else ""
         raise fail([f"{where}{exc.strerror or exc}"]) from None

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 PREFIX = "fabriclint_nightly"
@@ -123,10 +122,3 @@ def render(doc: dict[str, Any], per_device: bool = False) -> str:
             [({"device": d}, n) for d, n in sorted(per.items())],
         )
     return "\n".join(lines) + "\n"
-
-
-def write_metrics(path: Path, doc: dict[str, Any], per_device: bool = False) -> None:
-    """Write the textfile atomically (the collector must never read half a file)."""
-    from fabriclint.snapshot import atomic_write
-
-    atomic_write(path, render(doc, per_device))

@@ -1,5 +1,6 @@
 """The night's report document (report.json) and its Markdown view; `write_reports` writes
-report.json, report.md and index.html into the report folder, each file atomically.
+report.json, report.md and index.html into the report folder, staged with the night's other
+files and published together (delivery.py).
 
 `summary` carries integer `new`, `persisting`, `resolved` and `open` counts (the CLI contract);
 suppressed findings are counted apart and never in those four.
@@ -16,6 +17,7 @@ from fabriclint import __version__
 from fabriclint.engine import CheckResult
 from fabriclint.history.record import Entry, Night, Recorded, open_by_severity
 from fabriclint.models.finding import SEVERITY_RANK
+from fabriclint.nightly.delivery import Staged
 
 SEVERITIES = ("error", "warning", "info")
 SHOWN_PERSISTING = 50
@@ -200,11 +202,11 @@ def _incomplete(doc: dict[str, Any]) -> list[str]:
     return out
 
 
-def write_reports(target: Path, doc: dict[str, Any]) -> None:
-    """report.json, report.md and index.html in `target`, each written atomically."""
+def write_reports(target: Path, doc: dict[str, Any], staged: Staged) -> None:
+    """Stage report.json, report.md and index.html in `target` (published with the night's
+    other files, see delivery.py)."""
     from fabriclint.nightly.html import page
-    from fabriclint.snapshot import atomic_write
 
-    atomic_write(target / "report.json", json.dumps(doc, indent=2, sort_keys=True) + "\n")
-    atomic_write(target / "report.md", markdown(doc))
-    atomic_write(target / "index.html", page(doc))
+    staged.file(target / "report.json", json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    staged.file(target / "report.md", markdown(doc))
+    staged.file(target / "index.html", page(doc))

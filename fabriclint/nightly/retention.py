@@ -37,19 +37,37 @@ def prune(conn: Connection, fabric: str, keep: int) -> list[str]:
     return sorted({row.snapshot_path for row in old} - still)
 
 
-def compress(fabric_dir: Path, stored: list[str]) -> list[Path]:
-    """Compress each old snapshot folder into NAME.tar.gz beside it; the archives made."""
+def compress(fabric_dir: Path, stored: list[str]) -> tuple[list[Path], list[str]]:
+    """Compress each old snapshot folder into NAME.tar.gz beside it: the archives made, and
+    one located line per folder that could not be (left whole, tried again the next night)."""
     root = (fabric_dir / "snapshots").resolve()
-    made = []
+    made, problems = [], []
     for path in stored:
         folder = (fabric_dir / path).resolve() if not Path(path).is_absolute() else Path(path)
         if folder.parent != root or not (folder / "manifest.json").is_file():
             continue  # not ours to touch: outside FABRIC/snapshots, or already gone
-        archive = folder.with_name(folder.name + ".tar.gz")
-        tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tar.gz.tmp")
+        try:
+            made.append(_archive(folder))
+        except (OSError, tarfile.TarError) as exc:
+            why = getattr(exc, "strerror", None) or exc
+            problems.append(f"{folder}: cannot compress the old snapshot: {why}")
+    return made, problems
+
+
+def _archive(folder: Path) -> Path:
+    """`folder` -> NAME.tar.gz, written atomically; the folder is renamed aside before it is
+    removed, so a removal cut short never leaves a partial folder under the snapshot's name
+    (the next night would archive that over the whole one)."""
+    archive = folder.with_name(folder.name + ".tar.gz")
+    tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tar.gz.tmp")
+    try:
         with tarfile.open(tmp, "w:gz") as tar:
             tar.add(folder, arcname=folder.name)
         os.replace(tmp, archive)
-        shutil.rmtree(folder)
-        made.append(archive)
-    return made
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    doomed = folder.with_name(f".{folder.name}.{os.getpid()}.removed")
+    os.replace(folder, doomed)
+    shutil.rmtree(doomed, ignore_errors=True)
+    return archive

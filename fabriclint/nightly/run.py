@@ -1,22 +1,28 @@
-"""One night: check the snapshot, record it in the history (one transaction), write the reports
-inside that transaction (a report that cannot be written rolls the night back), then point
-`latest` at them and write the metrics."""
+"""One night: check the snapshot, then in one history transaction record it, stage its files
+(reports, `latest`, metrics), show it on stdout and publish the files; then commit. A night
+whose files or report cannot be delivered is rolled back (exit 3, nothing recorded), so the
+next night still compares with the last night delivered and its new findings stay new.
+Compressing old snapshots (--keep-nights) comes after the commit: a failure there is exit 3
+with the night recorded, and is retried the next night."""
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import Connection
+
 from fabriclint.engine import CheckOptions, CheckResult, ExitCode, run_check
 from fabriclint.history.record import Explainer, Night, Recorded, record
-from fabriclint.history.store import Store, history_url, open_store
+from fabriclint.history.store import HistoryBusy, HistoryError, Store, history_url, open_store
 from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.policy import Severity
 from fabriclint.nightly import causes
+from fabriclint.nightly.delivery import DeliveryError, Staged
 from fabriclint.nightly.retention import compress, prune
 
 
@@ -41,6 +47,9 @@ class NightlyOptions:
     limit: list[str] | None = None
     """`--limit`: only these devices are checked; the findings of the others are carried."""
     now: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    deliver: Callable[[dict[str, Any], Path], None] | None = None
+    """Shows the night (the CLI's stdout report, given the report and its folder) before the
+    commit: a night that could not be shown is not recorded either."""
 
 
 @dataclass
@@ -52,6 +61,16 @@ class NightlyResult:
     exit_code: int
     compressed: list[Path] = field(default_factory=list)
     """Old snapshot folders compressed by --keep-nights."""
+    problems: list[str] = field(default_factory=list)
+    """What failed after the commit (compressing an old snapshot): the exit code is then 3."""
+
+
+NOTHING_RECORDED = "nothing recorded: the next night compares with the last night recorded"
+
+
+class NotRecorded(Exception):
+    """The night could not be delivered (a report, `latest` or the metrics not written, or
+    the commit refused after the files went out): exit 3, the history as it was."""
 
 
 def snapshot_path(fabric_dir: Path, snapshot: str | None, checked: CheckResult) -> Path:
@@ -140,28 +159,54 @@ def _explainer(opts: NightlyOptions, checked: CheckResult) -> Explainer:
     return explain
 
 
-def _record_and_report(
-    store: Store, opts: NightlyOptions, checked: CheckResult, seconds: float
-) -> NightlyResult:
+def _stage(
+    conn: Connection, opts: NightlyOptions, checked: CheckResult, night: Night, staged: Staged
+) -> tuple[dict[str, Any], Path, int, list[str]]:
+    """Record the night and stage its files: the report, where it goes, the exit code and
+    the snapshot paths retention will compress."""
     from fabriclint.history.queries import trend
     from fabriclint.nightly.report import build, write_reports
 
-    night = _night(opts, checked, seconds)
-    with store.transaction() as conn:
-        done = record(conn, night, _explainer(opts, checked))
-        code = exit_code(opts, checked, done)
-        document = build(night, done, checked, trend(conn, night.fabric, opts.trend_nights), code)
-        target = opts.report_dir or _default_dir(opts, night, done)
-        write_reports(target, document)
-        old = prune(conn, night.fabric, opts.keep_nights) if opts.keep_nights else []
+    done = record(conn, night, _explainer(opts, checked))
+    code = exit_code(opts, checked, done)
+    document = build(night, done, checked, trend(conn, night.fabric, opts.trend_nights), code)
+    target = opts.report_dir or _default_dir(opts, night, done)
+    write_reports(target, document, staged)
     if opts.report_dir is None:
-        point_latest(target)
+        staged.link(target.parent / "latest", target.name)
     if opts.metrics is not None:
-        from fabriclint.nightly.metrics import write_metrics
+        from fabriclint.nightly.metrics import render
 
-        write_metrics(opts.metrics, document, opts.per_device_metrics)
-    compressed = compress(opts.fabric_dir, old)
-    return NightlyResult(document, target, code, compressed)
+        staged.file(opts.metrics, render(document, opts.per_device_metrics))
+    old = prune(conn, night.fabric, opts.keep_nights) if opts.keep_nights else []
+    return document, target, code, old
+
+
+def _record_and_report(
+    store: Store, opts: NightlyOptions, checked: CheckResult, seconds: float
+) -> NightlyResult:
+    """One transaction: record, stage the files, show the night (opts.deliver), publish the
+    files, commit. Whatever fails before the commit leaves nothing behind (NotRecorded)."""
+    night = _night(opts, checked, seconds)
+    staged = Staged()
+    delivered = False
+    try:
+        with store.transaction() as conn:
+            document, target, code, old = _stage(conn, opts, checked, night, staged)
+            if opts.deliver is not None:
+                opts.deliver(document, target)
+            staged.publish()
+            delivered = True
+    except DeliveryError as exc:
+        raise NotRecorded(f"{exc}; {NOTHING_RECORDED}") from None
+    except HistoryError as exc:
+        if not delivered or isinstance(exc, HistoryBusy):
+            raise
+        raise NotRecorded(f"{exc}; the reports went out but {NOTHING_RECORDED}") from None
+    finally:
+        staged.discard()
+    compressed, problems = compress(opts.fabric_dir, old)
+    return NightlyResult(document, target, 3 if problems else code, compressed, problems)
 
 
 def _default_dir(opts: NightlyOptions, night: Night, done: Recorded) -> Path:
@@ -178,16 +223,3 @@ def exit_code(opts: NightlyOptions, checked: CheckResult, done: Recorded) -> int
     statuses = ("new", "reopened") if opts.judge == "new" else ("new", "reopened", "persisting")
     failing = [e for e in done.of(*statuses) if SEVERITY_RANK[e.row["severity"]] >= threshold]
     return int(ExitCode.FINDINGS if failing else ExitCode.OK)
-
-
-def point_latest(target: Path) -> None:
-    """`reports/latest` -> the newest run, replaced atomically (a symlink; a file naming the
-    folder where symlinks are not allowed)."""
-    link = target.parent / "latest"
-    tmp = target.parent / f".latest.{os.getpid()}.tmp"
-    tmp.unlink(missing_ok=True)
-    try:
-        tmp.symlink_to(target.name, target_is_directory=True)
-    except OSError:
-        tmp.write_text(target.name + "\n")
-    os.replace(tmp, link)

@@ -69,7 +69,7 @@ def test_postgresql_rolls_back_and_locks(
     nightly(fabric, "--snapshot", "baseline", "--history", pg)
     before = _counts(pg)
 
-    def boom(target: Path, doc: dict[str, Any]) -> None:
+    def boom(target: Path, doc: dict[str, Any], staged: object) -> None:
         raise RuntimeError("killed while writing the reports")
 
     monkeypatch.setattr(report, "write_reports", boom)

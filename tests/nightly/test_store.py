@@ -52,7 +52,7 @@ def test_a_failure_after_recording_started_rolls_the_night_back(
     database = fabric / ".fabriclint" / "history.sqlite"
     before = _dump(database)
 
-    def boom(target: Path, doc: dict[str, Any]) -> None:
+    def boom(target: Path, doc: dict[str, Any], staged: object) -> None:
         raise RuntimeError("killed while writing the reports")
 
     monkeypatch.setattr(report, "write_reports", boom)
@@ -73,7 +73,7 @@ def test_a_killed_process_leaves_the_history_as_it_was(fabric: Path) -> None:
         "from pathlib import Path\n"
         "from fabriclint.nightly import report\n"
         "from fabriclint.nightly.run import NightlyOptions, run_nightly\n"
-        "report.write_reports = lambda target, doc: os.kill(os.getpid(), signal.SIGKILL)\n"
+        "report.write_reports = lambda *_: os.kill(os.getpid(), signal.SIGKILL)\n"
         f"run_nightly(NightlyOptions(fabric_dir=Path({str(fabric)!r}), snapshot='broken'))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)
