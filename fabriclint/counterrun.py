@@ -317,4 +317,5 @@ def run_counters(opts: CounterOptions) -> CheckResult:
         fabric=fabric,
         fail_on=fail_on,
         failures=failures,
+        context=ctx,  # the configuration's LLDP: the HTML map draws its cables as check does
     )

@@ -129,6 +129,24 @@ def test_the_engine_hands_over_the_plan_and_the_cables_only_lldp_shows() -> None
     assert {c for t, c in colours.items() if "gpu01:ens1np0" in t} == {"error"}
 
 
+def test_counters_hand_over_the_cables_of_the_configuration_they_judge_by() -> None:
+    """`counters --config lldp-miscabled`: the same cables as a check of lldp-miscabled."""
+    from fabriclint.counterrun import CounterOptions, run_counters
+    from fabriclint.engine import CheckOptions, fabric_cables, run_check
+
+    fabric = ROOT / "inventories" / "roce-pod"
+    result = run_counters(
+        CounterOptions(fabric, "bench-before", "bench-after", config="lldp-miscabled")
+    )
+    checked = run_check(CheckOptions(fabric_dir=fabric, snapshot="lldp-miscabled"))
+    assert result.context is not None and checked.context is not None
+    cables = fabric_cables(result.context)
+    assert sorted(cables, key=repr) == sorted(fabric_cables(checked.context), key=repr)
+    assert sum(c.seen == "lldp" for c in cables) == 3
+    titles = [e.title for e in page.build_map(result.report, cables).edges]
+    assert any("leaf01:Ethernet31/1 - leaf02:Ethernet31/1 (LLDP only)" in t for t in titles)
+
+
 def _dev(name: str, role: str, platform: str = "eos", status: str = "ok") -> DeviceSummary:
     return DeviceSummary(name=name, platform=platform, role=role, status=status)
 

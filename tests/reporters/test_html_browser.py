@@ -1,7 +1,7 @@
 """The HTML check report of roce-pod's `broken` snapshot in a real headless Chromium: one map
 node per device, the cables with an MTU or PFC finding drawn as errors, a real mouse click on a
 device filtering the findings table, and a screenshot (kept in FABRICLINT_SCREENSHOTS when set,
-to look at)."""
+to look at). The `counters` page draws the same cables as the check's, LLDP-only ones too."""
 
 from __future__ import annotations
 
@@ -22,6 +22,53 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium absent (apt-get install chromium; .ci/run does)"
 )
+
+
+def _fabriclint(*args: str) -> subprocess.CompletedProcess[str]:
+    code = "import sys; from fabriclint.cli import main; sys.argv[0] = 'fabriclint'; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+
+
+def _drawn(browser: Browser, page: Path) -> dict[str, str]:
+    """The map's lines as Chromium laid them out: the cables each names -> its class; only
+    lines with a length on screen count."""
+    browser.open(page)
+    edges = browser.js(
+        "[].filter.call(document.querySelectorAll('#map .edge'), e => "
+        "e.querySelector('.wire').getTotalLength() > 10).map(e => "
+        "[e.getAttribute('class'), e.querySelector('title').textContent])"
+    )
+    return {title.split(": ")[1]: cls for cls, title in edges}
+
+
+def test_the_counters_map_draws_the_cables_only_lldp_shows(tmp_path: Path) -> None:
+    """Counters judged with lldp-miscabled's configuration: its LLDP-only cables (a swapped
+    pair, an unplanned leaf-leaf link) are on the map as on the check's, CTR008 on its cable."""
+    check, counters = tmp_path / "check.html", tmp_path / "counters.html"
+    done = _fabriclint(
+        "check", "inventories/roce-pod", "-s", "lldp-miscabled", "-f", "html", "-o", str(check)
+    )
+    assert done.returncode == 1, done.stderr
+    done = _fabriclint(
+        "counters", "inventories/roce-pod", "bench-before", "bench-after",
+        "--config", "lldp-miscabled", "-f", "html", "-o", str(counters),
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    with Browser(tmp_path / "profile") as browser:
+        in_check = _drawn(browser, check)
+        in_counters = _drawn(browser, counters)
+    assert sorted(in_counters) == sorted(in_check)
+    lldp = sorted(c for names in in_counters for c in names.split("; ") if "(LLDP only)" in c)
+    assert lldp == [
+        "gpu01:ens1np0 - leaf01:Ethernet2/1 (LLDP only)",
+        "gpu02:ens1np0 - leaf01:Ethernet1/1 (LLDP only)",
+        "leaf01:Ethernet31/1 - leaf02:Ethernet31/1 (LLDP only)",
+    ]
+    assert in_counters["leaf01:Ethernet31/1 - leaf02:Ethernet31/1 (LLDP only)"] == "edge c-ok"
+    swapped = "gpu01:ens1np0 - leaf01:Ethernet1/1; gpu01:ens1np0 - leaf01:Ethernet2/1 (LLDP only)"
+    assert in_counters[swapped] != "edge c-ok"  # CTR008 on gpu01's port
 
 
 @pytest.fixture(scope="module")
