@@ -31,7 +31,7 @@ from fabriclint.engine import (
 from fabriclint.loaders.fabric import load_fabric
 from fabriclint.models.bom import BomLock, ConfigLock, GpuLock, HostLock, NicLock, SwitchLock
 from fabriclint.models.state import DeviceState
-from fabriclint.parsers.kit.optics import transceivers
+from fabriclint.parsers.kit.optics import FIRMWARE_NOT_SHOWN, transceivers
 from fabriclint.rules.base import Context
 
 RERUN = "rerun the benchmark"
@@ -45,6 +45,9 @@ class Taken:
 
     lock: BomLock
     unreadable: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """What the lock cannot hold although the device was read (a platform's output that shows
+    no transceiver firmware): `bom lock` prints them."""
 
 
 def take(fabric_dir: Path, snapshot: Path | str | None) -> Taken:
@@ -66,7 +69,16 @@ def take(fabric_dir: Path, snapshot: Path | str | None) -> Taken:
         switches={n: _switch(ctx, s) for n, s in sorted(states.items()) if s.kind == "switch"},
         config=_config(states),
     )
-    return Taken(lock, unreadable)
+    return Taken(lock, unreadable, _notes(states))
+
+
+def _notes(states: dict[str, DeviceState]) -> list[str]:
+    """One line per switch whose transceiver output shows no module firmware."""
+    return [
+        f"{name}: transceiver firmware not shown by {state.facts[FIRMWARE_NOT_SHOWN]}: not locked"
+        for name, state in sorted(states.items())
+        if FIRMWARE_NOT_SHOWN in state.facts
+    ]
 
 
 def _why(ctx: Context, name: str, status: str) -> str:

@@ -68,6 +68,8 @@ def lock(
         for name, why in sorted(taken.unreadable.items()):
             echo(f"{name}: cannot lock ({why})", err=True)
         raise typer.Exit(3)
+    for note in taken.notes:
+        echo(f"note: {note}", err=True)
     if results:
         from fabriclint.bom import locked_nccl_version
         from fabriclint.engine import UsageError

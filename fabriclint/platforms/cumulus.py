@@ -21,9 +21,19 @@ LLDP = "nv show interface lldp"
 """LLDP neighbours as a table: Interface, Speed, Type, Remote Host, Remote Port (NVUE command
 reference, `nv show interface lldp`, Cumulus Linux 5.0 and later)."""
 TRANSCEIVERS = "nv show platform transceiver -o json"
-"""Every port's module by interface (`vendor-name`, `vendor-pn`, `vendor-sn`) for the BOM lock
-(NVUE command reference, `nv show platform transceiver`, Cumulus Linux 5.11 and later; earlier
-releases have only the per-port `nv show interface <p> pluggable`); optional."""
+"""Every port's module by interface (`vendor-name`, `vendor-pn`, `vendor-sn`, `fw-version`) for
+the BOM lock (NVUE command reference, `nv show platform transceiver`, Cumulus Linux 5.11 and
+later); optional."""
+NVUE_PLUGGABLES = "nv show interface pluggables -o json"
+"""Before 5.11, the same modules without firmware: every interface's `pluggable` (`identifier`,
+`vendor-name`, `vendor-pn`, `vendor-rev`, `vendor-sn`; NVUE command reference, `nv show
+interface <interface-id> pluggable`; the Cumulus Linux 5.11 release notes list `nv show
+interface pluggables` as replaced by `nv show platform transceiver`); optional, only where the
+5.11 command gave nothing."""
+NCLU_PLUGGABLES = "net show interface pluggables"
+"""Cumulus Linux 4.x (NCLU): a table of Interface, Identifier, Vendor Name, Vendor PN, Vendor
+SN, Vendor Rev, one row per port or breakout (NCLU `net show interface pluggables [json]`);
+no firmware; optional, only on a switch without NVUE."""
 
 _COMMANDS = specs(
     CommandSpec(key=NVUE_CONFIG, optional=True),
@@ -32,6 +42,8 @@ _COMMANDS = specs(
     CommandSpec(key=TRAFFIC_CONF, run=f"cat {TRAFFIC_CONF}", optional=True),
     CommandSpec(key=LLDP, optional=True),
     CommandSpec(key=TRANSCEIVERS, optional=True),
+    CommandSpec(key=NVUE_PLUGGABLES, optional=True, only_if_missing=TRANSCEIVERS),
+    CommandSpec(key=NCLU_PLUGGABLES, optional=True, only_if_missing=NVUE_CONFIG),
 )
 
 

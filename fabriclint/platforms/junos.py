@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from fabriclint.platforms.base import CommandSpec, CounterPlan, Platform, exact, specs
 
 CONFIGURATION = "show configuration"
@@ -12,6 +14,31 @@ TRANSCEIVERS = "show chassis hardware | display json"
 """The chassis inventory: each `Xcvr N` under its FPC and PIC with `part-number`,
 `serial-number` and `description`, for the BOM lock (Junos CLI reference, `show chassis
 hardware`; `display json` from Junos OS 14.2); optional."""
+
+PIC = "show chassis pic fpc-slot {fpc} pic-slot {pic}"
+"""One PIC's ports, each with `Xcvr vendor`, `Xcvr vendor part number` and `Xcvr Firmware`
+(Junos CLI reference, `show chassis pic`: the `PIC port information` table): the vendor and
+firmware the chassis inventory lacks. Sent for each PIC the inventory lists (see `derive`);
+optional."""
+PIC_COMMAND = re.compile(r"show chassis pic fpc-slot [0-9]{1,2} pic-slot [0-9]{1,2}")
+_SLOT = re.compile(r'"data"\s*:\s*"(FPC|PIC) ([0-9]{1,2})"')
+MAX_PICS = 64
+"""More PICs than a fixed-form switch has (one FPC, a few PICs): a bound, not a limit seen."""
+
+
+def derive(collected: dict[str, str]) -> list[CommandSpec]:
+    """`show chassis pic` for each PIC of the chassis inventory, read in its order (an `FPC N`
+    name, then the `PIC M` names below it) without parsing the JSON (descriptors parse
+    nothing)."""
+    keys: dict[str, None] = {}
+    fpc = None
+    for kind, number in _SLOT.findall(collected.get(TRANSCEIVERS, "")):
+        if kind == "FPC":
+            fpc = number
+        elif fpc is not None and len(keys) < MAX_PICS:
+            keys[PIC.format(fpc=fpc, pic=number)] = None
+    return [CommandSpec(key=key, optional=True) for key in keys]
+
 
 _COMMANDS = specs(
     CONFIGURATION,
@@ -34,6 +61,8 @@ PLATFORM = Platform(
     device_type="juniper_junos",
     commands=_COMMANDS,
     exact=exact(_COMMANDS),
+    patterns=(PIC_COMMAND,),
+    derive=derive,
     session=frozenset(
         {
             "",

@@ -22,6 +22,9 @@ PREFIX = "transceiver."
 COUNT = "transceivers"
 """Fact: how many modules the output showed (present, possibly 0: shown, none inserted)."""
 FIELDS = ("vendor", "part_number", "serial", "firmware")
+FIRMWARE_NOT_SHOWN = "transceivers.firmware_not_shown"
+"""Fact: the output the modules were read from shows no module firmware (which one), so the
+lock has none to compare: said by `bom lock`, never taken for "no firmware"."""
 _ABSENT = frozenset({"", "n/a", "not present", "none", "unknown"})
 
 
