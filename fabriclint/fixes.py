@@ -17,7 +17,7 @@ from fabriclint.causes import family
 from fabriclint.models.finding import Finding
 from fabriclint.models.intent import Profile
 from fabriclint.models.resolve import effective_qos, lossless_tcs, tc_queue
-from fabriclint.models.state import DeviceState
+from fabriclint.models.state import DeviceState, QosConfig
 
 
 @dataclass(frozen=True)
@@ -358,17 +358,17 @@ def _pfc_off(finding: Finding, state: DeviceState, want: Want) -> str | None:
 _REWRITE = re.compile(r"\brewrite\.by_(?P<by>tc|dscp)\.(?P<key>\d+)$")
 
 
-def _eos_unmark(want: Want, by: str, key: int, dscp: int) -> str | None:
+def _eos_unmark(want: Want, qos: QosConfig, by: str, key: int, dscp: int) -> str | None:
     # EOS re-marks switch-wide from the traffic-class -> DSCP map (`qos rewrite dscp`)
     return f"qos map traffic-class {key} to dscp {dscp}" if by == "tc" else None
 
 
-def _sonic_unmark(want: Want, by: str, key: int, dscp: int) -> str:
+def _sonic_unmark(want: Want, qos: QosConfig, by: str, key: int, dscp: int) -> str:
     table = "TC_TO_DSCP_MAP" if by == "tc" else "DSCP_TO_DSCP_MAP"
     return f'{table}|{want.one(table, f"<the port{chr(39)}s {table}>")}: "{key}": "{dscp}"'
 
 
-def _junos_unmark(want: Want, by: str, key: int, dscp: int) -> str | None:
+def _junos_unmark(want: Want, qos: QosConfig, by: str, key: int, dscp: int) -> str | None:
     if by != "tc":
         return None
     rule = want.one("dscp-rewrite-rule", "<the port's rewrite rule>")
@@ -378,14 +378,32 @@ def _junos_unmark(want: Want, by: str, key: int, dscp: int) -> str | None:
     )
 
 
-_UNMARK: dict[str, Callable[[Want, str, int, int], str | None]] = {
+def _nxos_unmark(want: Want, qos: QosConfig, by: str, key: int, dscp: int) -> str | None:
+    """NX-OS re-marks in the class of the egress `type qos` policy (`service-policy type qos
+    output`) that matches the packet (Cisco Nexus 9000 NX-OS QoS Configuration Guide,
+    "Configuring Marking": `set dscp` in a policy class). Without its `set dscp` the class lets
+    packets leave with the DSCP they came with; writing RoCE's DSCP there instead would also
+    mark whatever else the class matches (class-default: everything) as RoCE. The class is named
+    by the line of its `set dscp` (the finding's), which the model does not name."""
+    rewrite = qos.rewrite
+    entry = rewrite.sources.get(f"by_{by}.{key}") if rewrite is not None else None
+    if rewrite is None or rewrite.name is None or entry is None or not entry.line:
+        return None
+    return (
+        f"policy-map type qos {rewrite.name}\n"
+        f"  class <the class of line {entry.line}>\n"
+        "    no set dscp"
+    )
+
+
+_UNMARK: dict[str, Callable[[Want, QosConfig, str, int, int], str | None]] = {
     "eos": _eos_unmark,
     "sonic": _sonic_unmark,
     "junos": _junos_unmark,
+    "nxos": _nxos_unmark,
 }
-"""QOS010 by platform: the rewrite entry that re-marks RoCE (or CNP) writes its DSCP back. NX-OS
-re-marks in an egress policy class (no one line names it); Cumulus has no rewrite fabriclint
-reads."""
+"""QOS010 by platform: the rewrite entry that re-marks RoCE (or CNP) writes its DSCP back (NX-OS:
+the policy class that re-marks it stops doing so). Cumulus has no rewrite fabriclint reads."""
 
 
 def _unmark(finding: Finding, state: DeviceState, want: Want) -> str | None:
@@ -394,49 +412,88 @@ def _unmark(finding: Finding, state: DeviceState, want: Want) -> str | None:
     write = _UNMARK.get(state.platform)
     if found is None or write is None or not isinstance(want.expected, int):
         return None
-    return write(want, found["by"], int(found["key"]), want.expected)
+    qos = effective_qos(state, want.port)
+    return write(want, qos, found["by"], int(found["key"]), want.expected)
 
 
-def _eos_declassify(want: Want, noun: str, keys: list[int]) -> str:
+def _eos_declassify(want: Want, qos: QosConfig, noun: str, keys: list[int]) -> str:
     values = " ".join(map(str, keys))
     return f"qos map {'dscp' if noun == 'dscp' else 'cos'} {values} to traffic-class 0"
 
 
-def _sonic_declassify(want: Want, noun: str, keys: list[int]) -> str:
+def _sonic_declassify(want: Want, qos: QosConfig, noun: str, keys: list[int]) -> str:
     table = "DSCP_TO_TC_MAP" if noun == "dscp" else "DOT1P_TO_TC_MAP"
     entries = ", ".join(f'"{k}": "0"' for k in keys)
     return f"{table}|{want.one(table, f'<the port{chr(39)}s {table}>')}: {entries}"
 
 
-def _cumulus_declassify(want: Want, noun: str, keys: list[int]) -> str:
+def _cumulus_declassify(want: Want, qos: QosConfig, noun: str, keys: list[int]) -> str:
     profile = want.one("mapping-profile", "default-global")
     word = "dscp" if noun == "dscp" else "pcp"
     return "\n".join(f"nv set qos mapping {profile} {word} {k} switch-priority 0" for k in keys)
 
 
-_DECLASSIFY: dict[str, Callable[[Want, str, list[int]], str | None]] = {
-    "eos": _eos_declassify,
-    "sonic": _sonic_declassify,
-    "cumulus": _cumulus_declassify,
+def _nxos_declassify(want: Want, qos: QosConfig, noun: str, keys: list[int]) -> str | None:
+    """NX-OS classifies by the class-maps of the ingress `type qos` policy (`service-policy type
+    qos input`; first matching class wins, unmatched traffic goes to class-default's qos-group:
+    Cisco Nexus 9000 NX-OS QoS Configuration Guide, "Configuring Classification"). Each value
+    leaves the class-map that matches it (`no match dscp 10`, `no match cos 4`) and falls to
+    class-default. The class is named by the line that sets its qos-group (the model keeps the
+    line, not the class-map's name); one block per such class."""
+    field = "dscp_to_tc" if noun == "dscp" else "pcp_to_tc"
+    word = "dscp" if noun == "dscp" else "cos"
+    by_line: dict[int, list[int]] = {}
+    for key in keys:
+        source = qos.sources.get(f"{field}.{key}")
+        if source is None or not source.line:
+            return None  # a platform default: no class-map matches it
+        by_line.setdefault(source.line, []).append(key)
+    blocks = [
+        f"class-map type qos <match type and name of the class at line {line}>\n"
+        + "\n".join(f"  no match {word} {k}" for k in values)
+        for line, values in sorted(by_line.items())
+    ]
+    return "\n".join(blocks)
+
+
+_Declassify = Callable[[Want, QosConfig, str, list[int]], str | None]
+_DECLASSIFY: dict[str, tuple[_Declassify, bool]] = {
+    "eos": (_eos_declassify, False),
+    "sonic": (_sonic_declassify, False),
+    "cumulus": (_cumulus_declassify, False),
+    "nxos": (_nxos_declassify, True),
 }
-"""QOS011 by platform: the extra values mapped to traffic class 0. NX-OS classifies by
-class-maps and Junos by classifiers whose RoCE code points would have to move too."""
+"""QOS011 by platform: the extra values mapped to traffic class 0 (NX-OS: taken out of the
+class-map that matches them, to class-default), and whether the writer edits a policy's
+class-maps (a `policy-map ...` finding is then its case; a map writer's hint would miss a
+per-port policy, EOS). Junos classifies by classifiers whose RoCE code points would have to
+move too."""
+
+
+def _classifying_port(state: DeviceState, want: Want) -> str | None:
+    """The port whose QoS the finding judges: its own, else one applying the finding's profile
+    (`profiles.ROCE-CLASSIFY.dscp_to_tc`: the lines of that policy's classes)."""
+    if want.port is not None or not want.path.startswith("profiles."):
+        return want.port
+    name = want.path.split(".")[1]
+    return next((n for n, i in state.interfaces.items() if name in i.profiles), None)
 
 
 def _declassify(finding: Finding, state: DeviceState, want: Want) -> str | None:
     """QOS011: the values the finding lists (`actual`) moved to traffic class 0, best effort,
     when class 0 is itself neither one the finding judges nor lossless."""
-    write = _DECLASSIFY.get(state.platform)
-    if write is None or not isinstance(finding.actual, dict) or not finding.actual:
+    found = _DECLASSIFY.get(state.platform)
+    if found is None or not isinstance(finding.actual, dict) or not finding.actual:
         return None
-    if finding.object.startswith("policy-map "):
+    write, by_policy = found
+    if finding.object.startswith("policy-map ") and not by_policy:
         return None  # classified by a policy's class-maps, not by the map the hint writes
     judged = {tc for tc in finding.actual.values() if isinstance(tc, int)}
-    qos = effective_qos(state, want.port)
+    qos = effective_qos(state, _classifying_port(state, want))
     if 0 in judged | lossless_tcs(qos) or tc_queue(qos, 0) in {tc_queue(qos, t) for t in judged}:
         return None
     noun = "pcp" if want.path.endswith("pcp_to_tc") else "dscp"
-    return write(want, noun, sorted(int(k) for k in finding.actual))
+    return write(want, qos, noun, sorted(int(k) for k in finding.actual))
 
 
 def _pfc009(finding: Finding, state: DeviceState, want: Want) -> str | None:
