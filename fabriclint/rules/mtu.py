@@ -337,9 +337,9 @@ class SviMtuAboveCarrier(Rule[NoOptions]):
     the platform reports them (EOS: switched ports 9214, SVIs 1500 by default; NX-OS: 1500;
     SONiC: 9100; Cumulus: 9216; Junos: the IP MTU, media MTU less 14). EOS, NX-OS, SONiC,
     Cumulus (NVUE bridge domains, `vlanN` SVIs) and Junos record VLAN membership: a Junos SVI is
-    the `irb` unit a top-level VLAN names (`vlans ROCE vlan-id 10 l3-interface irb.10`), at
-    its `family inet mtu`, carried by the ports whose `family ethernet-switching vlan members`
-    hold the VLAN (VLANs of an EVPN MAC-VRF routing instance are not read yet).
+    the `irb` unit a VLAN names (`vlans ROCE vlan-id 10 l3-interface irb.10`, top-level or in
+    an EVPN MAC-VRF routing instance), at its `family inet mtu`, carried by the ports whose
+    `family ethernet-switching vlan members` hold the VLAN.
 
     Arista EOS "Ethernet Ports: MTU" (`l2 mtu`, `mtu`); Cisco Nexus 9000 "Configuring Layer 2
     Interfaces: MTU" (the SVI MTU must not exceed the layer-2 MTU of its ports); Juniper

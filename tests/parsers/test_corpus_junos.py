@@ -116,8 +116,19 @@ def test_storage_version_and_ports() -> None:
     state = load(STORAGE)
     assert state.os_version == "23.4R2-S3-202409180120.0-EVO"
     assert state.facts["hostname"] == "leaf002-001-1"
-    assert len(state.interfaces) == 229
+    # 229 ports and units, and the 51 irb SVIs of the `evpn-1` MAC-VRF's VLANs (l3-interface)
+    assert len(state.interfaces) == 229 + 51
     assert sum(1 for i in state.interfaces.values() if i.admin_up is False) == 155
+
+
+def test_storage_mac_vrf_vlans_number_the_trunks() -> None:
+    """The JVD leaf's VLANs are all in routing instance `evpn-1` (instance-type mac-vrf): its
+    trunks' `vlan members vn400 ...` are numbered from them, its irb units are their SVIs."""
+    state = load(STORAGE)
+    trunk = state.interfaces["ae1"].vlans
+    assert isinstance(trunk, list) and len(trunk) == 50 and {400, 1400, 2809} <= set(trunk)
+    irb = state.interfaces["irb.1400"]
+    assert (irb.svi_vlan, irb.routed) == (1400, True)
 
 
 def test_storage_spine_ports_classify_but_have_no_pfc() -> None:

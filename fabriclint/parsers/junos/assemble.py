@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
 from fabriclint.models.common import Source, construct
 from fabriclint.models.state import DeviceState, Interface
-from fabriclint.parsers.junos.draft import ALL_INTERFACES, CosPort, Draft, Port, Unit
+from fabriclint.parsers.junos.draft import (
+    ALL_INTERFACES,
+    L2_INSTANCES,
+    CosPort,
+    Draft,
+    Port,
+    Unit,
+    Vlan,
+)
 from fabriclint.parsers.junos.qos import QosBuilder
 from fabriclint.parsers.junos.values import (
     DEFAULT_MEDIA_MTU,
@@ -124,22 +133,50 @@ def _interface(
 
 
 def _carried(d: Draft, port: Port | None, sources: dict[str, Source]) -> Vlans | None:
-    """The VLANs the switched units of a port carry (`vlan members`: names of top-level
-    `vlans`, ids, ranges, `all`); None when no unit names one. A name no `vlans` entry defines
-    carries nothing fabriclint can number."""
-    members = [m for unit in (port.units.values() if port else ()) for m in unit.members]
+    """The VLANs the switched units of a port carry (`vlan members`: names of `vlans`, ids,
+    ranges, `all`); None when no unit names one. A name is looked up in the MAC-VRF instance
+    that lists the unit, else the top-level `vlans`, else the one MAC-VRF defining it; a name
+    none defines (or several, for a unit no instance lists) carries nothing fabriclint can
+    number."""
+    if port is None:
+        return None
+    members = [(n, m) for n, unit in port.units.items() for m in unit.members]
     if not members:
         return None
-    ids = {v.name: v.vlan_id.value for v in d.vlans.values() if v.vlan_id is not None}
     found: set[int] = set()
-    for member in members:
+    for number, member in members:
+        ids = _vlan_ids(d, f"{port.name}.{number}")
         listed = [ids[member.value]] if member.value in ids else parse_vlan_list(member.value)
         if listed == "all":
             sources["vlans"] = d.at(member.line)
             return "all"
         found.update(listed or ())
-    sources["vlans"] = d.at(members[0].line)
+    sources["vlans"] = d.at(members[0][1].line)
     return sorted(found)
+
+
+def _ids(vlans: Iterable[Vlan]) -> dict[str, int]:
+    return {v.name: v.vlan_id.value for v in vlans if v.vlan_id is not None}
+
+
+def _vlan_ids(d: Draft, unit: str) -> dict[str, int]:
+    """VLAN name -> id as `unit`'s `vlan members` resolve them (see `_carried`)."""
+    bridging = [i for i in d.instances.values() if i.kind in L2_INSTANCES]
+    own = next((i for i in bridging if unit in i.units), None)
+    if own is not None:
+        return _ids(own.vlans.values())
+    names: dict[str, list[int]] = {}
+    for instance in bridging:
+        for name, number in _ids(instance.vlans.values()).items():
+            names.setdefault(name, []).append(number)
+    unique = {name: numbers[0] for name, numbers in names.items() if len(numbers) == 1}
+    return unique | _ids(d.vlans.values())
+
+
+def all_vlans(d: Draft) -> list[Vlan]:
+    """The top-level VLANs, then those of each MAC-VRF (or virtual-switch) instance."""
+    bridging = [i for i in d.instances.values() if i.kind in L2_INSTANCES]
+    return [*d.vlans.values(), *(v for i in bridging for v in i.vlans.values())]
 
 
 def _irb_units(d: Draft) -> list[Interface]:
@@ -148,7 +185,7 @@ def _irb_units(d: Draft) -> list[Interface]:
     Routing and Bridging Interfaces on Switches")."""
     irb = d.ports.get("irb")
     out: list[Interface] = []
-    for vlan in d.vlans.values():
+    for vlan in all_vlans(d):
         device, _, number = vlan.l3.value.partition(".") if vlan.l3 else ("", "", "")
         unit = irb.units.get(number) if irb is not None and device == "irb" else None
         if irb is None or unit is None or vlan.l3 is None or vlan.vlan_id is None:

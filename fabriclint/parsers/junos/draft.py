@@ -61,6 +61,23 @@ class Vlan:
 
 
 @dataclass(slots=True)
+class Instance:
+    """`routing-instances NAME`: its `instance-type`, its own `vlans` and the units it lists
+    (`interface et-0/0/1.0`), whose `vlan members` name those VLANs."""
+
+    name: str
+    kind: str | None = None
+    vlans: dict[str, Vlan] = field(default_factory=dict)
+    units: set[str] = field(default_factory=set)
+
+
+L2_INSTANCES = frozenset({"mac-vrf", "virtual-switch"})
+"""Instance types that bridge their own VLANs (Juniper, "MAC-VRF Routing Instance Type
+Overview" for EVPN-VXLAN; `virtual-switch`, the type it replaces): their `vlans` are VLANs of
+the switch like the top-level ones."""
+
+
+@dataclass(slots=True)
 class Classifier:
     """`classifiers (dscp|dscp-ipv6|ieee-802.1) NAME`."""
 
@@ -176,7 +193,9 @@ class Draft(BaseDraft):
     facts: dict[str, str] = field(default_factory=dict)
     ports: dict[str, Port] = field(default_factory=dict)
     vlans: dict[str, Vlan] = field(default_factory=dict)
-    """Top-level `vlans` by name (a MAC-VRF routing instance's own `vlans` are not read)."""
+    """Top-level `vlans` by name (a MAC-VRF routing instance's own are in `instances`)."""
+    instances: dict[str, Instance] = field(default_factory=dict)
+    """`routing-instances` by name (only their type, VLANs and units are read)."""
     classifiers: dict[tuple[str, str], Classifier] = field(default_factory=dict)
     aliases: dict[tuple[str, str], int] = field(default_factory=dict)
     classes: dict[str, ForwardingClass] = field(default_factory=dict)

@@ -22,6 +22,7 @@ RELEVANT: dict[str, frozenset[str] | None] = {
     "system": frozenset({"host-name"}),
     "interfaces": None,
     "vlans": None,
+    "routing-instances": None,
     "class-of-service": None,
     "firewall": None,
     "protocols": frozenset({"dcbx"}),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fabriclint.parsers.junos.cos import cos_statement, unmodeled
-from fabriclint.parsers.junos.draft import Draft, Lined, Port, Unit, Vlan
+from fabriclint.parsers.junos.draft import Draft, Instance, Lined, Port, Unit, Vlan
 from fabriclint.parsers.junos.text import Stmt
 from fabriclint.parsers.junos.values import speed_mbps, to_int
 from fabriclint.parsers.kit.vlans import MAX_VLAN
@@ -112,17 +112,41 @@ def _family(unit: Unit, rest: Words, line: int) -> None:
 
 def _vlans(d: Draft, st: Stmt) -> None:
     """`vlans NAME vlan-id N` and `vlans NAME l3-interface irb.N` (the VLAN's SVI)."""
-    words = st.words
+    _vlan(d.vlans, st.words, st.line)
+
+
+def _vlan(vlans: dict[str, Vlan], words: Words, line: int) -> None:
+    """`vlans NAME vlan-id N` / `vlans NAME l3-interface irb.N` into `vlans` (the top-level
+    ones, or a routing instance's)."""
     if len(words) != 4:
         return
-    vlan = d.vlans.get(words[1])
+    vlan = vlans.get(words[1])
     if vlan is None:
-        vlan = d.vlans[words[1]] = Vlan(words[1])
+        vlan = vlans[words[1]] = Vlan(words[1])
     number = to_int(words[3])
     if words[2] == "vlan-id" and number is not None and 1 <= number <= MAX_VLAN:
-        vlan.vlan_id = Lined(number, st.line)
+        vlan.vlan_id = Lined(number, line)
     elif words[2] == "l3-interface":
-        vlan.l3 = Lined(words[3], st.line)
+        vlan.l3 = Lined(words[3], line)
+
+
+def _routing_instance(d: Draft, st: Stmt) -> None:
+    """`routing-instances NAME instance-type T`, `... vlans V vlan-id N` (and `l3-interface`)
+    and `... interface et-0/0/1.0`: an EVPN MAC-VRF's VLANs are configured in it, not at the top
+    level (Juniper, "MAC-VRF Routing Instance Type Overview")."""
+    words = st.words
+    if len(words) < 4:
+        return
+    instance = d.instances.get(words[1])
+    if instance is None:
+        instance = d.instances[words[1]] = Instance(words[1])
+    rest = words[2:]
+    if rest[0] == "instance-type" and len(rest) == 2:
+        instance.kind = rest[1]
+    elif rest[0] == "interface" and len(rest) == 2:
+        instance.units.add(rest[1])
+    elif rest[0] == "vlans":
+        _vlan(instance.vlans, rest, st.line)
 
 
 def _firewall(d: Draft, st: Stmt) -> None:
@@ -155,6 +179,7 @@ _TOP: dict[str, Callable[[Draft, Stmt], None]] = {
     "system": _system,
     "interfaces": _interface,
     "vlans": _vlans,
+    "routing-instances": _routing_instance,
     "class-of-service": cos_statement,
     "firewall": _firewall,
     "protocols": _protocols,
