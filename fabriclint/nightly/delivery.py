@@ -38,6 +38,8 @@ def _replaceable(path: Path) -> Path:
         mode = target.stat().st_mode
     except FileNotFoundError:
         return target
+    except OSError as exc:  # a file where a folder of the path should be
+        raise DeliveryError(f"{path}: cannot write: {exc.strerror or exc}") from None
     if not stat.S_ISREG(mode):
         kind = "a folder" if stat.S_ISDIR(mode) else "a device, FIFO or socket"
         raise DeliveryError(f"{path}: cannot write: {kind} is there")

@@ -108,6 +108,18 @@ def test_a_full_disk_while_writing_records_nothing(
     assert f'fabriclint_nightly_new_findings{{severity="error"}} {errors}\n' in prom.read_text()
 
 
+def test_a_report_dir_that_is_a_file_records_nothing(fabric: Path, tmp_path: Path) -> None:
+    before = _first_night(fabric)
+    plain = tmp_path / "plain"
+    plain.write_text("not a folder\n")
+    code, doc, err = nightly(fabric, "--snapshot", "broken", "--report-dir", str(plain))
+    assert code == 3 and doc == {}
+    assert err.splitlines() == [
+        f"error: {plain / 'report.json'}: cannot write: Not a directory; {NOTHING}"
+    ]
+    assert _dump(fabric) == before and plain.read_text() == "not a folder\n"
+
+
 def test_a_closed_stdout_records_nothing(fabric: Path) -> None:
     before = _first_night(fabric)
     command = [sys.executable, "-m", "fabriclint", "nightly", str(fabric), "-s", "broken"]
