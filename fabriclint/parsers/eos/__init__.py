@@ -21,6 +21,7 @@ from fabriclint.parsers.eos.show import parse_show_interfaces
 from fabriclint.parsers.eos.text import walk
 from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
+from fabriclint.parsers.kit.whole import cut_before
 from fabriclint.platforms.eos import INTERFACES as SHOW_INTERFACES
 from fabriclint.platforms.eos import RUNNING_CONFIG
 
@@ -80,19 +81,9 @@ def _cut_off(raw: RawDevice) -> InputProblem | None:
     off (a dropped session, a half-copied file): the settings past the cut would read as missing
     and be reported as faults, so the device is incomplete instead. A rendered config or a
     fragment without the header is not judged."""
+    expects = "the device's output ends with 'end'"
     config = raw.outputs.get(RUNNING_CONFIG)
-    if config is None or not config.text.lstrip("\ufeff \t\r\n").startswith(_DEVICE_HEADER):
-        return None
-    lines = config.text.rstrip().splitlines()
-    if "end" in (line.rstrip() for line in lines):  # a top-level `end`; an edit may follow it
-        return None
-    message = (
-        f"'{RUNNING_CONFIG}' is cut off: the device's output ends with 'end', this one stops "
-        f"at line {len(lines)} ({lines[-1].strip()[:60]!r})"
-    )
-    return InputProblem(
-        kind="unparseable", message=message, source=Source(file=config.file, line=len(lines))
-    )
+    return cut_before(config, RUNNING_CONFIG, (_DEVICE_HEADER,), "end", expects)
 
 
 def _show_problem(raw: RawDevice, shown: Mapping[str, object]) -> InputProblem | None:

@@ -3,6 +3,14 @@
 The running-config is read into blocks (nxos/text.py), recorded in a Draft (nxos/toplevel.py,
 nxos/policy.py) and assembled into the model (nxos/assemble.py, nxos/qos.py, nxos/ports.py).
 Semantics and defaults assumed are documented in docs/platforms/nxos.md.
+
+Cut-off outputs: the running-config has no end marker, but NX-OS 9.2 and later head the
+device's own output with `!Running configuration last done at:` and always print `line console`
+and `line vty` after every interface (all physical ports are listed, configured or not) and
+before `boot` and the routing protocols. Such an output without a top-level `line vty` was cut
+before it: incomplete (PARSE003 at its last line). A cut after `line vty` (in `router bgp`, which
+the model does not read) and any cut of an output without that header (older releases, rendered
+configs) cannot be told. `show interface` is judged by its last port block (nxos/show.py).
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ from fabriclint.models.raw import RawDevice
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
+from fabriclint.parsers.kit.whole import cut_before
 from fabriclint.parsers.nxos.assemble import build_state
 from fabriclint.parsers.nxos.draft import Draft
 from fabriclint.parsers.nxos.lldp import read_lldp
@@ -22,6 +31,9 @@ from fabriclint.platforms.nxos import INTERFACE as SHOW_INTERFACE
 from fabriclint.platforms.nxos import RUNNING_CONFIG
 
 _SHOW_ALIASES = (SHOW_INTERFACE, "show interfaces")
+_HEADER = ("!Command: show running-config", "!Running configuration last done at:")
+"""The head of the device's own output (NX-OS 9.2+); `!Time:` follows."""
+_EXPECTS = "the device prints 'line vty' after its interfaces"
 
 
 @never_raises("nxos", "NX-OS")
@@ -39,6 +51,8 @@ def parse(raw: RawDevice) -> DeviceState:
     state = build_state(raw.name, draft, shown, with_config=problem is None)
     if problem is not None:
         state.problems.append(problem)
+    elif (cut := cut_before(config, RUNNING_CONFIG, _HEADER, "line vty", _EXPECTS)) is not None:
+        state.problems.append(cut)
     if show is not None and not shown and show.text.strip():
         message = f"'{show_key}' output lists no interface (`NAME is up|down` lines)"
         state.problems.append(

@@ -1,0 +1,62 @@
+"""Is an output whole? The wholeness tests two or more families share, for an output cut short
+(a collection that hit a size limit, a session dropped mid-output, half a file pasted in a PR).
+
+A cut output must never be read as if it were whole: the settings past the cut would read as
+missing and be reported as faults, or not at all. Each test here answers from the output alone
+and is sound: it fires only on what no whole output of that command can look like, and says
+where the output stops (file, line) as a PARSE003 problem, so the device is incomplete (exit 3).
+A cut that leaves a whole output's shape (exactly between two blocks of a format with no end
+marker) cannot be told and is not guessed at: each parser's docstring and the table in
+docs/architecture.md ("Cut-off outputs") say which cuts that leaves for its outputs.
+"""
+
+from __future__ import annotations
+
+from fabriclint.models.common import source_at
+from fabriclint.models.raw import RawOutput
+from fabriclint.models.state import InputProblem
+
+_BOM_AND_SPACE = "\ufeff \t\r\n"
+
+
+def last_line(text: str) -> tuple[int, str]:
+    """(1-based number, text) of the last non-blank line; (1, "") for a blank text."""
+    lines = text.splitlines()
+    for number in range(len(lines), 0, -1):
+        if lines[number - 1].strip():
+            return number, lines[number - 1]
+    return 1, ""
+
+
+def stops(output: RawOutput, cmd: str, expects: str) -> InputProblem:
+    """The problem "'cmd' is cut off: EXPECTS, this one stops at line N ('...')", located at the
+    output's last non-blank line."""
+    number, line = last_line(output.text)
+    message = (
+        f"'{cmd}' is cut off: {expects}, this one stops at line {number} ({line.strip()[:60]!r})"
+    )
+    return InputProblem(kind="unparseable", message=message, source=source_at(output.file, number))
+
+
+def cut_before(
+    output: RawOutput | None, cmd: str, header: tuple[str, ...], marker: str, expects: str
+) -> InputProblem | None:
+    """The device's own output (its first lines start with those of `header`) that holds no
+    top-level line `marker`, which the device always prints after everything the parser reads
+    (EOS `end`, NX-OS `line vty`), was cut off before it; None otherwise. A text without the
+    header (a rendered config, a fragment) is not judged: nothing says it should hold the
+    marker. Lines after the marker are allowed (someone edited the file after the device wrote
+    it)."""
+    if output is None or not has_header(output.text, header):
+        return None
+    if marker in (line.rstrip() for line in output.text.splitlines()):
+        return None
+    return stops(output, cmd, expects)
+
+
+def has_header(text: str, header: tuple[str, ...]) -> bool:
+    """True when the first lines of `text` (after a BOM and blank lines) start with `header`'s."""
+    head = text.lstrip(_BOM_AND_SPACE)[: 80 * (len(header) + 1)].splitlines()
+    return len(head) >= len(header) and all(
+        line.startswith(want) for line, want in zip(head, header, strict=False)
+    )
