@@ -15,17 +15,19 @@ configs) cannot be told. `show interface` is judged by its last port block (nxos
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fabriclint.models.common import source_at
-from fabriclint.models.raw import RawDevice
+from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
-from fabriclint.parsers.kit.whole import cut_before
+from fabriclint.parsers.kit.whole import cut_before, last_line, port_blocks_cut
 from fabriclint.parsers.nxos.assemble import build_state
 from fabriclint.parsers.nxos.draft import Draft
 from fabriclint.parsers.nxos.lldp import read_lldp
 from fabriclint.parsers.nxos.optics import read_transceivers
-from fabriclint.parsers.nxos.show import parse_show_interface
+from fabriclint.parsers.nxos.show import ShownInterface, is_header, parse_show_interface
 from fabriclint.parsers.nxos.text import walk
 from fabriclint.platforms.nxos import INTERFACE as SHOW_INTERFACE
 from fabriclint.platforms.nxos import RUNNING_CONFIG
@@ -58,10 +60,23 @@ def parse(raw: RawDevice) -> DeviceState:
         state.problems.append(
             InputProblem(kind="unparseable", message=message, source=source_at(show.file, 1))
         )
+    elif show is not None and show_key is not None and (found := _show_cut(show, show_key, shown)):
+        state.problems.append(found)
     state.inputs = [cmd for cmd in (RUNNING_CONFIG, *_SHOW_ALIASES) if cmd in raw.outputs]
     read_lldp(raw, state)
     read_transceivers(raw, state)
     return state
+
+
+def _show_cut(
+    show: RawOutput, key: str, shown: Mapping[str, ShownInterface]
+) -> InputProblem | None:
+    """`show interface` cut short: its last block unfinished (kit/whole.py `port_blocks_cut`)."""
+    if not shown:
+        return None
+    name, last = max(shown.items(), key=lambda item: item[1].source.line or 0)
+    at_end = is_header(last_line(show.text)[1])
+    return port_blocks_cut(show, key, (name, last.mtu is not None), at_end)
 
 
 def _not_nxos(draft: Draft, text: str) -> InputProblem | None:
