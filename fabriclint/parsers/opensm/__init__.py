@@ -29,7 +29,13 @@ from fabriclint.parsers.kit.lines import Log, Text, checked
 from fabriclint.parsers.opensm.conf import parse_conf
 from fabriclint.parsers.opensm.partitions import parse_partitions
 from fabriclint.parsers.opensm.qos import parse_qos_policy
-from fabriclint.parsers.opensm.topology import read_nodes, read_topology, repeated, unreadable
+from fabriclint.parsers.opensm.topology import (
+    cut_off,
+    read_nodes,
+    read_topology,
+    repeated,
+    unreadable,
+)
 from fabriclint.platforms.opensm import (
     IBNETDISCOVER,
     OPENSM_CONF,
@@ -94,6 +100,9 @@ def _add_topology(state: DeviceState, text: Text) -> None:
         state.problems.append(unreadable(text))
         return
     state.neighbors = found
+    cut = cut_off(text, nodes)
+    if cut is not None:
+        state.problems.append(cut)
     own = system_key(state.name)
     for seen in found:  # the node's own HCA ports: the plan cables them like a host's
         if seen.local_system is not None and system_key(seen.local_system) == own:
