@@ -7,15 +7,18 @@ and is sound: it fires only on what no whole output of that command can look lik
 where the output stops (file, line) as a PARSE003 problem, so the device is incomplete (exit 3).
 A cut that leaves a whole output's shape (exactly between two blocks of a format with no end
 marker) cannot be told and is not guessed at: each parser's docstring and the table in
-docs/architecture.md ("Cut-off outputs") say which cuts that leaves for its outputs.
+docs/architecture.md ("Cut-off outputs") say which cuts that leaves for its outputs. An output
+that stopped at a CLI pager prompt (`--More--`) is not whole either, on any platform (`paged`,
+which `parsers.get_parser` runs after every parse).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Container
 
 from fabriclint.models.common import source_at
-from fabriclint.models.raw import RawOutput
+from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import InputProblem
 
 _BOM_AND_SPACE = "\ufeff \t\r\n"
@@ -91,3 +94,35 @@ def lacks(
     if not missing:
         return None
     return stops(output, cmd, f"it lists {why}, and not {missing[0]}")
+
+
+_PAGER_LITERALS = ("--More--", "---(more")
+_PAGER = re.compile(r"\s*(?:--More--|---\(more(?: \d{1,3}%)?\)---)\s*$")
+"""The pager prompt of a CLI session that was not told to stop paging: EOS and NX-OS
+` --More-- `, Junos `---(more)---` / `---(more 42%)---` (backspaces erasing it removed)."""
+
+
+def paged(raw: RawDevice) -> InputProblem | None:
+    """An output holding a pager prompt line: the session stopped at the pager (terminal length
+    not 0, a copy from an interactive terminal), so what follows it is missing, or was typed
+    over. The first such line of the first output that has one; None when no output has one."""
+    for cmd, output in sorted(raw.outputs.items()):
+        text = output.text
+        for literal in _PAGER_LITERALS:
+            position = text.find(literal)
+            if position < 0:
+                continue
+            start = text.rfind("\n", 0, position) + 1
+            end = text.find("\n", position)
+            line = text[start : end if end >= 0 else len(text)].replace("\b", "")
+            if _PAGER.match(line):
+                number = text.count("\n", 0, start) + 1
+                message = (
+                    f"'{cmd}' stopped at a pager prompt at line {number} ({line.strip()!r}): "
+                    "the output is not whole (collect with paging off: `terminal length 0`, "
+                    "`| no-more`)"
+                )
+                return InputProblem(
+                    kind="unparseable", message=message, source=source_at(output.file, number)
+                )
+    return None
