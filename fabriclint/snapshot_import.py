@@ -6,13 +6,17 @@ the command is spelled with spaces, `_` or `-` between words and `/` as `%2F`, `
 Each file is matched against the snapshot keys its device's platform reads (commands.py), per
 interface and per HCA commands included; a file named only after the device (`leaf01.cfg`,
 Ansible's `leaf01_config.<date>` backups) is the platform's configuration. Files that match
-nothing are listed, never dropped silently.
+nothing are listed, never dropped silently. An entry that is neither a folder nor a regular file
+(a FIFO, a socket, a device file, a link to nothing) refuses the import with its path (exit 2):
+what it would have held is unknown, and a FIFO must never be read (it would wait for a writer).
 """
 
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
+import stat
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,6 +161,29 @@ def _place(found: Imported, device: str, platform: str, rest: str, path: Path, r
         _add(found, device, platform, key, _read(path, root), shown)
 
 
+_SPECIAL = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _refuse_special(path: Path, root: Path) -> None:
+    """SnapshotError for an entry that is neither a folder nor a regular file (a link is judged
+    by what it points to): skipping it would import the device without an output it may hold."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        kind = "a link to nothing" if path.is_symlink() else "unreadable"
+    else:
+        if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+            return
+        kind = next((name for test, name in _SPECIAL if test(mode)), "not a regular file")
+    shown = path.relative_to(root)
+    raise SnapshotError(f"{root / shown}: {kind}, not a regular file; refused (remove it)")
+
+
 def _split_flat(filename: str, names: list[str]) -> tuple[str, str] | None:
     """(device, rest) of a flat file name `<device><sep><command>`, longest device name first;
     the rest is "" for a file named only after the device (`leaf01.cfg`)."""
@@ -175,6 +202,7 @@ def import_outputs(source: Path, platform_of: PlatformMap) -> Imported:
     for path in sorted(source.iterdir()):
         if path.name.startswith(".") or path.name == MANIFEST:
             continue
+        _refuse_special(path, source)
         if path.is_dir():
             _import_folder(found, path, source, platform_of)
             continue
@@ -191,7 +219,10 @@ def _import_folder(found: Imported, folder: Path, root: Path, platform_of: Platf
     from fabriclint.models.names import device_name_problem
 
     platform = platform_of.get(folder.name)
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith("."))
+    entries = [p for p in folder.rglob("*") if not p.name.startswith(".")]
+    for path in entries:
+        _refuse_special(path, root)
+    files = sorted(p for p in entries if p.is_file())
     bad = device_name_problem(folder.name)
     if bad:
         found.unknown += [

@@ -4,7 +4,9 @@ snapshots that check exactly as the originals; `snapshot rehash` refreshes check
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -150,3 +152,45 @@ def test_rehash_after_a_deliberate_edit(tmp_path: Path) -> None:
     code, text = invoke("snapshot", "rehash", str(snap))
     assert code == 2 and "show_running-config.txt: cannot read" in text
     assert (snap / "manifest.json").read_text() == manifest
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _socket(path: Path) -> None:
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(path))
+
+
+def _dangling(path: Path) -> None:
+    path.symlink_to(path.parent / "gone.txt")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [(_fifo, "a FIFO"), (_socket, "a socket"), (_dangling, "a link to nothing")],
+    ids=["fifo", "socket", "dangling-link"],
+)
+@pytest.mark.parametrize("where", ["leaf01/show_interfaces.txt", "leaf01-show-interfaces.out"])
+def test_an_entry_that_is_no_regular_file_refuses_the_import(
+    tmp_path: Path, make: Callable[[Path], None], kind: str, where: str
+) -> None:
+    """A FIFO (or socket, or dangling link) among the outputs was skipped silently inside a
+    device folder: the device was imported without `show interfaces` and nobody was told. It is
+    refused with its path (exit 2, nothing written), as a FIFO named at the top level already
+    was, and never opened (reading a FIFO waits for a writer)."""
+    outputs = tmp_path / "outputs"
+    (outputs / "leaf01").mkdir(parents=True)
+    baseline = FABRIC / "snapshots" / "baseline"
+    shutil.copy(
+        baseline / "leaf01" / "show_running-config.txt",
+        outputs / "leaf01" / "show_running-config.txt",
+    )
+    make(outputs / where)
+    out = tmp_path / "snap"
+    code, text = invoke("snapshot", "import", str(outputs), "-p", "leaf*=eos", "--out", str(out))
+    assert code == 2, text
+    assert f"{outputs / where}: {kind}, not a regular file; refused" in " ".join(text.split())
+    assert not out.exists()

@@ -111,8 +111,13 @@ def undelivered(exc: BaseException) -> bool:
 def report_undelivered(exc: OSError) -> int:
     """One line on stderr, exit 3 (the result was not delivered); what is still buffered for
     stdout is dropped so that the interpreter's last flush does not fail again."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno() if _has_fd() else 1)
-    sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    target = sys.stdout.fileno() if _has_fd() else 1
+    null = os.open(os.devnull, os.O_WRONLY)
+    if null != target:  # with stdout closed, the open itself took descriptor 1
+        os.dup2(null, target)
+        os.close(null)  # the copy on `target` is the one kept
+    # on `target` itself (now /dev/null): a second /dev/null descriptor would be one more kept open
+    sys.stdout = open(target, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     echo(f"fabriclint: cannot write the report to stdout: {exc.strerror or exc}", err=True)
     return INCOMPLETE_EXIT
 

@@ -32,19 +32,28 @@ def get_parser(platform: str) -> Parser | None:
     """The parser for `platform`; None when the platform has no parser yet. The parser first
     recognises whether the text is its platform's at all (parsers/kit/signature.py): another OS's
     configuration that parsed without error gives a state with only a PARSE003 problem ("this
-    looks like Dell OS10, not eos"), never a clean device. The parser never raises."""
+    looks like Dell OS10, not eos"), never a clean device; an output holding a CLI pager prompt
+    (`--More--`, kit/whole.py `paged`) gets a PARSE003 problem at that line. The parser never
+    raises."""
     module = MODULES.get(platform)
     if module is None or platform not in SUPPORTED_PLATFORMS:
         return None
     parse: Parser = importlib.import_module(module).parse
     from fabriclint.parsers.kit.internal import never_raises
     from fabriclint.parsers.kit.signature import not_this_platform
+    from fabriclint.parsers.kit.whole import paged
 
     @never_raises(platform, platform)  # the parse is safe already; this covers the signature check
     def checked(raw: RawDevice) -> DeviceState:
         state = parse(raw)
         if any(p.kind == "unparseable" for p in state.problems):
             return state  # already unreadable: the parser's own reason says more
-        return not_this_platform(raw) or state
+        foreign = not_this_platform(raw)
+        if foreign is not None:
+            return foreign
+        pager = paged(raw)  # a session stopped at `--More--`: the output is not whole
+        if pager is not None:
+            state.problems.append(pager)
+        return state
 
     return checked

@@ -76,3 +76,30 @@ def test_a_closed_pipe_stays_quiet() -> None:
         proc.stdout.close()
         err = proc.stderr.read()
     assert proc.returncode in (0, 1) and err == b""
+
+
+_FD_PROBE = """
+import errno, os, sys
+from fabriclint.cli.errors import report_undelivered, standard_streams
+standard_streams()
+before = set(os.listdir('/proc/self/fd'))
+code = report_undelivered(OSError(errno.ENOSPC, 'No space left on device'))
+after = set(os.listdir('/proc/self/fd'))
+print(code, len(after - before), file=sys.stderr)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="no /proc/self/fd")
+@pytest.mark.parametrize("closed", [False, True], ids=["open-stdout", "closed-stdout"])
+def test_report_undelivered_leaves_no_descriptor_open(closed: bool) -> None:
+    """It puts /dev/null on stdout's own descriptor and keeps no other: the descriptor it opened
+    to get there is closed and the new sys.stdout writes to stdout's descriptor (two more were
+    left open before), whether stdout was open or closed at start (the stand-in's /dev/null)."""
+    streams: dict[str, object] = {"stderr": subprocess.PIPE, "stdout": subprocess.DEVNULL}
+    if closed:
+        streams = {"stderr": subprocess.PIPE, **_closing(1)}
+    result = subprocess.run(  # type: ignore[call-overload]
+        [sys.executable, "-c", _FD_PROBE], cwd=ROOT, timeout=60, check=False, **streams
+    )
+    lines = result.stderr.decode().splitlines()
+    assert lines[-1] == "3 0", result.stderr.decode()

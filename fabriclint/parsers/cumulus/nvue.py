@@ -1,5 +1,14 @@
 """NVUE configuration (`nv config show -o yaml`, startup.yaml, or the same as JSON): header facts,
-interfaces (link MTU/speed/state, bridge membership, QoS profile names, PFC watchdog) and `qos:`."""
+interfaces (link MTU/speed/state, bridge membership, QoS profile names, PFC watchdog) and `qos:`.
+
+Cut-off outputs: YAML has no end marker and a document cut at a line boundary is still valid
+YAML, so the NVUE-written document (its first line `- header:`) is judged by its shape: NVUE
+writes every leaf as `key: value` (an empty container as `{}`, never a bare `key:`) and always a
+`- set:` item after the header. A last line that is a bare `key:` (its children were cut), that
+holds no `: ` (cut inside a key), or a header with no `- set:` item is a cut: PARSE003 at that
+line. A cut right after a whole `key: value` line, or inside a value (`mtu: 91`), leaves a valid
+document of the same shape and cannot be told. JSON (`-o json`) cut short is invalid JSON.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +23,7 @@ from fabriclint.parsers.cumulus.text import load
 from fabriclint.parsers.cumulus.tokens import expand_ports, on_off, speed_mbps, to_int
 from fabriclint.parsers.cumulus.tree import Item
 from fabriclint.parsers.kit.vlans import Vlans
+from fabriclint.parsers.kit.whole import last_line
 
 # Top-level keys of an NVUE configuration tree (any one makes a mapping look like NVUE).
 TOP_KEYS = frozenset(
@@ -46,6 +56,11 @@ def read_nvue(draft: Draft, file: str, text: str) -> None:
         message, line = loaded.error
         draft.problem("unparseable", f"NVUE configuration: {message}", source_at(file, line))
         return
+    cut = _cut_at(text)
+    if cut is not None:
+        draft.problem(
+            "unparseable", f"NVUE configuration is cut off: {cut[1]}", source_at(file, cut[0])
+        )
     trees = _set_trees(draft, file, loaded.root)
     if trees is None:
         line = loaded.root.line if loaded.root is not None else 1
@@ -55,6 +70,25 @@ def read_nvue(draft: Draft, file: str, text: str) -> None:
     draft.styles.setdefault("nvue", file)
     for tree in trees:
         _read_tree(draft, file, tree)
+
+
+_HEADER = "- header:"
+_LEAF = re.compile(r":\s+\S")
+"""A `key: value` line (an IPv6 address key holds colons too, but never `: ` before its value)."""
+
+
+def _cut_at(text: str) -> tuple[int, str] | None:
+    """(line, why) when an NVUE-written YAML document stops where no whole one can; else None."""
+    if not text.lstrip("\ufeff \t\r\n").startswith(_HEADER):
+        return None
+    number, line = last_line(text)
+    shown = line.strip()[:60]
+    if not any(row.startswith(("- set:", "- unset:")) for row in text.splitlines()):
+        return number, f"no '- set:' item after the header (stops at line {number}, {shown!r})"
+    if _LEAF.search(line.strip().removeprefix("- ")) is None:
+        why = "a key without its value" if shown.endswith(":") else "a line cut inside a key"
+        return number, f"line {number} ({shown!r}) is {why}; NVUE writes `key: value` leaves"
+    return None
 
 
 def _set_trees(draft: Draft, file: str, root: Item | None) -> list[Item] | None:

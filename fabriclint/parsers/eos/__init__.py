@@ -17,10 +17,11 @@ from fabriclint.parsers.eos.assemble import build_state
 from fabriclint.parsers.eos.draft import Draft
 from fabriclint.parsers.eos.lldp import read_lldp
 from fabriclint.parsers.eos.optics import read_transceivers
-from fabriclint.parsers.eos.show import parse_show_interfaces
+from fabriclint.parsers.eos.show import ShownInterface, is_header, parse_show_interfaces
 from fabriclint.parsers.eos.text import walk
 from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
+from fabriclint.parsers.kit.whole import cut_before, last_line, port_blocks_cut
 from fabriclint.platforms.eos import INTERFACES as SHOW_INTERFACES
 from fabriclint.platforms.eos import RUNNING_CONFIG
 
@@ -50,7 +51,8 @@ def parse(raw: RawDevice) -> DeviceState:
     shown = parse_show_interfaces(show.text, show.file) if show is not None else {}
     state = build_state(raw.name, draft, shown, with_config=problem is None)
     cut = _cut_off(raw) if problem is None else None
-    for found in (problem, cut, _show_problem(raw, shown)):
+    shown_cut = _show_cut(raw, shown) if cut is None else None
+    for found in (problem, cut, _show_problem(raw, shown) or shown_cut):
         if found is not None:
             state.problems.append(found)
     state.inputs = [cmd for cmd in (RUNNING_CONFIG, SHOW_INTERFACES) if cmd in raw.outputs]
@@ -80,19 +82,21 @@ def _cut_off(raw: RawDevice) -> InputProblem | None:
     off (a dropped session, a half-copied file): the settings past the cut would read as missing
     and be reported as faults, so the device is incomplete instead. A rendered config or a
     fragment without the header is not judged."""
+    expects = "the device's output ends with 'end'"
     config = raw.outputs.get(RUNNING_CONFIG)
-    if config is None or not config.text.lstrip("\ufeff \t\r\n").startswith(_DEVICE_HEADER):
+    return cut_before(config, RUNNING_CONFIG, (_DEVICE_HEADER,), "end", expects)
+
+
+def _show_cut(raw: RawDevice, shown: Mapping[str, ShownInterface]) -> InputProblem | None:
+    """`show interfaces` cut short: its last block unfinished (kit/whole.py `port_blocks_cut`).
+    A cut between two whole blocks is not told: the running-config's ports are no measure, as
+    a `show interfaces` may list some of them only (`show interfaces Ethernet1-4`)."""
+    show = raw.outputs.get(SHOW_INTERFACES)
+    if show is None or not shown:
         return None
-    lines = config.text.rstrip().splitlines()
-    if "end" in (line.rstrip() for line in lines):  # a top-level `end`; an edit may follow it
-        return None
-    message = (
-        f"'{RUNNING_CONFIG}' is cut off: the device's output ends with 'end', this one stops "
-        f"at line {len(lines)} ({lines[-1].strip()[:60]!r})"
-    )
-    return InputProblem(
-        kind="unparseable", message=message, source=Source(file=config.file, line=len(lines))
-    )
+    name, last = max(shown.items(), key=lambda item: item[1].source.line or 0)
+    at_end = is_header(last_line(show.text)[1])
+    return port_blocks_cut(show, SHOW_INTERFACES, (name, last.mtu is not None), at_end)
 
 
 def _show_problem(raw: RawDevice, shown: Mapping[str, object]) -> InputProblem | None:

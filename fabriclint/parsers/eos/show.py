@@ -1,4 +1,10 @@
-"""EOS `show interfaces` text: link state, operational MTU and bandwidth per interface."""
+"""EOS `show interfaces` text: link state, operational MTU and bandwidth per interface.
+
+Cut-off outputs: the text has no end marker; a last block without its MTU line or a last header
+cut mid-line is refused (kit/whole.py `port_blocks_cut`). A cut exactly after a whole block
+cannot be told: the ports past it are simply not shown (their operational MTU and state are
+then unknown, never guessed).
+"""
 
 from __future__ import annotations
 
@@ -43,6 +49,11 @@ def parse_show_interfaces(text: str, file: str) -> dict[str, ShownInterface]:
         elif current is not None and current.mtu is None:
             _mtu(current, line, file, number)
     return out
+
+
+def is_header(line: str) -> bool:
+    """True for an `EthernetN is up, line protocol is up` line."""
+    return _HEADER.match(line) is not None
 
 
 def _line_starts(text: str) -> list[int]:

@@ -7,6 +7,11 @@ Commands are recognised by pattern (draft.py); keys the parser does not know are
 line parsers live in `verbs` (RDMA tools), `ib` (ibstat, InfiniBand ports), `linux` (ip link,
 sysfs, ethtool) and `qos` (mlnx_qos); assemble.py builds the DeviceState from what they read.
 HCA ports without a netdev are `rdma["mlx5_0/1"]` (ib).
+
+Cut-off outputs (a collection that stopped, half a file): each reader refuses the cut shapes of
+its output (see its docstring), and `whole` refuses an output that lacks an HCA, port or netdev
+the host's other outputs show. What no output can tell is listed in docs/architecture.md
+("Cut-off outputs").
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from fabriclint.parsers.mlnx_host.lldp import read_lldp
 from fabriclint.parsers.mlnx_host.optics import read_module
 from fabriclint.parsers.mlnx_host.verbs import NetdevLink, parse_devinfo, parse_ibdev2netdev
 from fabriclint.parsers.mlnx_host.versions import read_cuda, read_kernel
+from fabriclint.parsers.mlnx_host.whole import check_across
 from fabriclint.platforms.mlnx_host import DEVINFO, IP_LINK
 
 
@@ -57,6 +63,7 @@ def parse(raw: RawDevice) -> DeviceState:
     for netdev in sorted(set(parsed.links) | set(inputs.qos) | set(inputs.ecn)):
         add_netdev(state, netdev, inputs, parsed, log)
     _check_devinfo_complete(inputs, parsed, log)
+    check_across(inputs, parsed, log)
     add_unmapped_ports(state, inputs, parsed)
     add_ib_addressing(state, inputs, parsed)
     add_roce_tos(state, inputs, parsed, log)

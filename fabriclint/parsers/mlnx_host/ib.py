@@ -20,6 +20,11 @@
 An HCA port that `ibdev2netdev` maps to no netdev (an InfiniBand port without IPoIB, or any port
 when only `ibstat` was collected) is modeled as `rdma["<hca>/<port>"]`, e.g. `rdma["mlx5_0/1"]`.
 `ibv_devinfo -v` wins over `ibstat` where both print a fact; `ibstat` fills what devinfo lacks.
+
+Cut-off outputs: a CA with fewer `Port N:` blocks than its `Number of ports` (or with neither), a port block
+without `State` or `Link layer` (its last line), or a `Link layer` cut mid-word (it is
+`InfiniBand` or `Ethernet`) was cut. A cut exactly between two CA blocks is told by an HCA that
+`ibv_devinfo` shows and a plain `ibstat` does not (mlnx_host/whole.py).
 """
 
 from __future__ import annotations
@@ -42,6 +47,9 @@ _IBSTAT_FIELDS = {  # RdmaPort field -> ibstat port key
     "phys_state": "Physical state",
     "link_layer": "Link layer",
 }
+
+LINK_LAYERS = frozenset({"InfiniBand", "Ethernet"})
+"""What ibstat prints as a port's `Link layer` (infiniband-diags `ibstat.c`)."""
 
 Sourced = tuple[Hca, Text]
 """An HCA block and the output it was read from."""
@@ -78,13 +86,21 @@ def parse_ibstat(text: Text, log: Log) -> dict[str, Hca]:
 def _check_complete(text: Text, hca: Hca, log: Log) -> None:
     count = hca.get("Number of ports")
     expected = leading_int(count.value) if count else None
+    if count is None and not hca.ports:  # ibstat prints it before the first port block
+        message = f"output truncated: {hca.name} has no 'Number of ports' and no port"
+        log.unparseable(text, message, len(text.lines))
+        return
     if expected is not None and len(hca.ports) < expected:
         message = f"output truncated: {hca.name} has {expected} port(s), {len(hca.ports)} printed"
         log.unparseable(text, message, len(text.lines))
         return
     for port in hca.ports.values():
-        if port.get("State") is None or port.get("Link layer") is None:
+        layer = port.get("Link layer")
+        if port.get("State") is None or layer is None:
             log.unparseable(text, f"output truncated: {hca.name} port {port.number}", port.line)
+        elif layer.value.strip() not in LINK_LAYERS:
+            message = f"output truncated: {hca.name} port {port.number} link layer {layer.value!r}"
+            log.unparseable(text, message, layer.line)
 
 
 def _put(obj: Located, key: str, value: object, source: Source) -> None:

@@ -13,6 +13,14 @@ Formats:
     version: 24.10-1.1.4
     firmware-version: 28.39.1002 (MT_0000000838)
 
+Cut-off outputs: every `ip link` entry is a header line and its `link/...` line, so a last
+header without one was cut (mid-line or after it); an entry missing altogether (a cut exactly
+between two entries) is told only by a netdev that ibdev2netdev or an mlnx_qos output names
+(mlnx_host/whole.py). In the ECN tree the per-priority `enable/N` files come 0 to 7: a run that
+stops short of 7, one protocol (roce_np, roce_rp) whole and the other absent with no read
+error, or a last line that is no `path:value` line is a cut. A cut among the DCQCN tuning knobs
+(not modeled) after whole lines cannot be told.
+
 The ECN attribute names are those the MLNX_OFED mlx5_core driver creates (`en_ecn.c`):
 `roce_np|roce_rp/enable/<prio>`, `roce_np/cnp_dscp`, `roce_np/cnp_802p_prio`, plus the DCQCN
 tuning knobs listed in `DCQCN_TUNING`. See the NVIDIA "Explicit Congestion Notification (ECN)"
@@ -26,11 +34,15 @@ from dataclasses import dataclass, field
 
 from fabriclint.parsers.kit.common import is_digits
 from fabriclint.parsers.kit.lines import At, Log, Text, key_value
+from fabriclint.parsers.kit.whole import last_line
 
 _LINK_HEADER = re.compile(r"^\d+:\s+([^\s:@]+)(?:@[^\s:]*)?:\s+<([^>]*)>(.*)$")
 _MTU = re.compile(r"\bmtu\s+(\d+)\b")
 _STATE = re.compile(r"\bstate\s+(\S+)")
 _ECN_LINE = re.compile(r"^(?P<path>\S*/ecn/(?P<proto>[^/\s]+)/(?P<attr>[^:\s]+)):(?P<value>.*)$")
+_WHOLE_ECN_LINE = re.compile(r"^\S*/ecn/[^/\s]+/[^:\s]+:\S")
+_PRIOS = 8
+"""The driver's `enable/0` ... `enable/7` of each protocol."""
 _OPER_DOWN = frozenset({"DOWN", "LOWERLAYERDOWN", "NOTPRESENT", "DORMANT"})
 
 DCQCN_TUNING = frozenset(
@@ -91,7 +103,17 @@ def parse_ip_link(text: Text, log: Log) -> dict[str, Link]:
         where, first = text.first_text()
         message = f"no 'N: name: <FLAGS> mtu ...' line (first line: {first!r})"
         log.unparseable(text, message, where)
+    else:
+        _check_last_entry(text, max(links.values(), key=lambda link: link.line), log)
     return links
+
+
+def _check_last_entry(text: Text, last: Link, log: Log) -> None:
+    """The last entry's header must be followed by its `link/...` line (every entry has one)."""
+    rest = (line.strip() for line in text.lines[last.line :])
+    if not any(line.startswith("link/") for line in rest if line):
+        message = f"output truncated: {last.name} (line {last.line}) has no 'link/...' line"
+        log.unparseable(text, message, last.line)
 
 
 def _oper_up(flags: set[str], rest: str) -> bool | None:
@@ -138,7 +160,27 @@ def parse_ecn(text: Text, log: Log) -> Ecn:
         where, first = text.first_text()
         message = f"no '/sys/.../ecn/...:value' line (first line: {first!r})"
         log.unparseable(text, message, where)
+    elif matched:
+        _check_ecn_whole(text, ecn, log)
     return ecn
+
+
+def _check_ecn_whole(text: Text, ecn: Ecn, log: Log) -> None:
+    """The cut signatures of an ECN tree listing (see the module docstring); one problem."""
+    number, last = last_line("\n".join(text.lines))
+    errors = any(line.lstrip().startswith("grep:") for line in text.lines)
+    why = None
+    if not last.lstrip().startswith("grep:") and _WHOLE_ECN_LINE.match(last.strip()) is None:
+        why = f"its last line is not a whole 'path:value' line ({last.strip()[:60]!r})"
+    for proto, enables in (("roce_np", ecn.np), ("roce_rp", ecn.rp)):
+        if enables and sorted(enables) == list(range(len(enables))) and len(enables) < _PRIOS:
+            why = why or f"{proto}/enable stops at priority {len(enables) - 1} of 7"
+    if not errors and (len(ecn.np) == _PRIOS) != (len(ecn.rp) == _PRIOS):
+        whole, absent = ("roce_np", "roce_rp") if len(ecn.np) == _PRIOS else ("roce_rp", "roce_np")
+        if not (ecn.np if absent == "roce_np" else ecn.rp):
+            why = why or f"{whole} is listed and {absent} is not"
+    if why is not None:
+        log.unparseable(text, f"output truncated: {why}", number)
 
 
 def _ecn_attr(ecn: Ecn, match: re.Match[str], num: int, text: Text, log: Log) -> None:

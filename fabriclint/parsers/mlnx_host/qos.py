@@ -18,6 +18,11 @@ Format (mlnx-tools `python/mlnx_qos`, `pretty_print`; older releases omit some l
 
 On a host the "traffic class" of `dscp_to_tc` is the 802.1p priority (dscp2prio), so
 `tc_to_priority` stays None (identity); the NIC's own TCs are the egress queues.
+
+Cut-off outputs: a PFC row with fewer values than the `priority` header, no `enabled` row, or an
+ETS section (`tc:` blocks) that lists fewer than the 8 priorities (mlnx_qos prints each priority
+under the TC it maps to) was cut: PARSE003 at its last line. An output cut exactly after the PFC
+rows, before any `tc:` line, cannot be told (older mlnx_qos releases print no ETS section).
 """
 
 from __future__ import annotations
@@ -153,7 +158,11 @@ class _Reader:
         row = match.group(1)
         if row == "priority":
             self.header = values
-        elif row == "enabled":
+            return
+        if len(values) < len(self.header):
+            shown = f"the PFC '{row}' row has {len(values)} of {len(self.header)} values"
+            self.outer.unparseable(self.text, f"output truncated: {shown}", num)
+        if row == "enabled":
             self.enabled = At(values, num)
         else:
             self.buffer_row = At(values, num)
@@ -204,6 +213,7 @@ class _Reader:
             self.outer.unparseable(
                 self.text, "output truncated: no PFC 'enabled' row", len(self.text.lines)
             )
+        self.check_ets()
         start, _ = self.text.first_text()
         self.qos.mark("", self.qos.sources.get("trust") or self.text.src(start))
         self.finish_dscp()
@@ -211,6 +221,18 @@ class _Reader:
         self.finish_buffers()
         self.qos.conflicts = self.conflicts
         return QosResult(qos=self.qos, facts=self.facts)
+
+    def check_ets(self) -> None:
+        """An ETS section lists every priority of the header under some TC: fewer means cut."""
+        if self.tc is None:
+            return
+        listed = set(self.qos.tc_to_queue or {})
+        listed |= {c.key for c in self.conflicts if c.map == "tc_to_queue"}
+        missing = sorted(set(self.header) - listed)
+        if missing:
+            last = len(self.text.lines)
+            message = f"output truncated: the ETS section lists no TC for priority {missing[0]}"
+            self.outer.unparseable(self.text, f"{message} (cut after tc {self.tc})", last)
 
     def finish_dscp(self) -> None:
         if self.dscp is None:

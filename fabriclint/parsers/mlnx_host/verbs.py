@@ -15,6 +15,13 @@ Formats (rdma-core `libibverbs/examples/devinfo.c`, mlnx-tools `ibdev2netdev` an
                 active_speed:           100.0 Gbps (128)
 
     106                                                   cma_roce_tos (cat of default_roce_tos)
+
+Cut-off outputs: an `ibv_devinfo` HCA with fewer ports than `phys_port_cnt`, a port without
+`state`/`link_layer`, or a `state`/`link_layer` value cut mid-word; an `ibdev2netdev` whose last
+line is no whole `... ==> netdev (State)` line. A cut exactly between two blocks or lines is told
+by the other outputs (mlnx_host/whole.py): an HCA ibdev2netdev links that devinfo does not show,
+an Ethernet port devinfo shows that ibdev2netdev does not link. `cma_roce_tos` prints one number:
+a cut inside it (`106` -> `10`) cannot be told.
 """
 
 from __future__ import annotations
@@ -24,12 +31,17 @@ from dataclasses import dataclass, field
 
 from fabriclint.parsers.kit.common import is_digits
 from fabriclint.parsers.kit.lines import At, Log, Text, key_value, leading_int
+from fabriclint.parsers.kit.whole import last_line
 
 _PCI_PREFIX = re.compile(r"^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.\d+\s+(\S+)")
 _ARROW = re.compile(r"(?:==>|<===>)\s*([^\s(]+)")
 _PORT = re.compile(r"\bport\s+(\d+)\b")
 _WIDTH = re.compile(r"^\s*(\d+)X\b")
 _SPEED = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*Gbps\b")
+_STATE_SUFFIX = re.compile(r"\(\w+\)\s*$")
+_PORT_STATE = re.compile(r"^\s*PORT_[A-Z_]+ \(\d+\)\s*$")
+"""`PORT_ACTIVE (4)`: devinfo prints the name and its number (`devinfo.c`, port_state_str)."""
+_LINK_LAYERS = frozenset({"InfiniBand", "Ethernet", "Unknown"})
 
 
 @dataclass(frozen=True)
@@ -80,7 +92,17 @@ def parse_ibdev2netdev(text: Text, log: Log) -> list[NetdevLink]:
         where, first = text.first_text()
         message = f"no 'HCA port N ==> netdev' line (first line: {first!r})"
         log.unparseable(text, message, where)
+    elif links:
+        _check_last_link(text, links[-1], log)
     return links
+
+
+def _check_last_link(text: Text, last: NetdevLink, log: Log) -> None:
+    """ibdev2netdev prints only link lines, each `==>` one ending in the netdev's `(State)`."""
+    number, line = last_line("\n".join(text.lines))
+    if number == last.line and ("==>" not in line or _STATE_SUFFIX.search(line)):
+        return
+    log.unparseable(text, f"output truncated: line {number} ({line.strip()[:60]!r})", number)
 
 
 def _link(line: str, num: int) -> NetdevLink | None:
@@ -138,8 +160,13 @@ def _check_complete(text: Text, hca: Hca, log: Log) -> None:
         )
         return
     for port in hca.ports.values():
-        if port.get("state") is None or port.get("link_layer") is None:
+        state, layer = port.get("state"), port.get("link_layer")
+        if state is None or layer is None:
             log.unparseable(text, f"output truncated: {hca.name} port {port.number}", port.line)
+        elif _PORT_STATE.match(state.value) is None or layer.value.strip() not in _LINK_LAYERS:
+            value = state if _PORT_STATE.match(state.value) is None else layer
+            message = f"output truncated: {hca.name} port {port.number} {value.value!r}"
+            log.unparseable(text, message, value.line)
 
 
 def lane_count(width: str) -> int | None:

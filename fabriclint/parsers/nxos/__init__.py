@@ -3,25 +3,39 @@
 The running-config is read into blocks (nxos/text.py), recorded in a Draft (nxos/toplevel.py,
 nxos/policy.py) and assembled into the model (nxos/assemble.py, nxos/qos.py, nxos/ports.py).
 Semantics and defaults assumed are documented in docs/platforms/nxos.md.
+
+Cut-off outputs: the running-config has no end marker, but NX-OS 9.2 and later head the
+device's own output with `!Running configuration last done at:` and always print `line console`
+and `line vty` after every interface (all physical ports are listed, configured or not) and
+before `boot` and the routing protocols. Such an output without a top-level `line vty` was cut
+before it: incomplete (PARSE003 at its last line). A cut after `line vty` (in `router bgp`, which
+the model does not read) and any cut of an output without that header (older releases, rendered
+configs) cannot be told. `show interface` is judged by its last port block (nxos/show.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fabriclint.models.common import source_at
-from fabriclint.models.raw import RawDevice
+from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
+from fabriclint.parsers.kit.whole import cut_before, last_line, port_blocks_cut
 from fabriclint.parsers.nxos.assemble import build_state
 from fabriclint.parsers.nxos.draft import Draft
 from fabriclint.parsers.nxos.lldp import read_lldp
 from fabriclint.parsers.nxos.optics import read_transceivers
-from fabriclint.parsers.nxos.show import parse_show_interface
+from fabriclint.parsers.nxos.show import ShownInterface, is_header, parse_show_interface
 from fabriclint.parsers.nxos.text import walk
 from fabriclint.platforms.nxos import INTERFACE as SHOW_INTERFACE
 from fabriclint.platforms.nxos import RUNNING_CONFIG
 
 _SHOW_ALIASES = (SHOW_INTERFACE, "show interfaces")
+_HEADER = ("!Command: show running-config", "!Running configuration last done at:")
+"""The head of the device's own output (NX-OS 9.2+); `!Time:` follows."""
+_EXPECTS = "the device prints 'line vty' after its interfaces"
 
 
 @never_raises("nxos", "NX-OS")
@@ -39,15 +53,30 @@ def parse(raw: RawDevice) -> DeviceState:
     state = build_state(raw.name, draft, shown, with_config=problem is None)
     if problem is not None:
         state.problems.append(problem)
+    elif (cut := cut_before(config, RUNNING_CONFIG, _HEADER, "line vty", _EXPECTS)) is not None:
+        state.problems.append(cut)
     if show is not None and not shown and show.text.strip():
         message = f"'{show_key}' output lists no interface (`NAME is up|down` lines)"
         state.problems.append(
             InputProblem(kind="unparseable", message=message, source=source_at(show.file, 1))
         )
+    elif show is not None and show_key is not None and (found := _show_cut(show, show_key, shown)):
+        state.problems.append(found)
     state.inputs = [cmd for cmd in (RUNNING_CONFIG, *_SHOW_ALIASES) if cmd in raw.outputs]
     read_lldp(raw, state)
     read_transceivers(raw, state)
     return state
+
+
+def _show_cut(
+    show: RawOutput, key: str, shown: Mapping[str, ShownInterface]
+) -> InputProblem | None:
+    """`show interface` cut short: its last block unfinished (kit/whole.py `port_blocks_cut`)."""
+    if not shown:
+        return None
+    name, last = max(shown.items(), key=lambda item: item[1].source.line or 0)
+    at_end = is_header(last_line(show.text)[1])
+    return port_blocks_cut(show, key, (name, last.mtu is not None), at_end)
 
 
 def _not_nxos(draft: Draft, text: str) -> InputProblem | None:

@@ -1,4 +1,10 @@
-"""NX-OS `show interface` text: link and admin state, MTU, bandwidth and port mode per interface."""
+"""NX-OS `show interface` text: link and admin state, MTU, bandwidth and port mode per interface.
+
+Cut-off outputs: the text has no end marker; a last block without its `MTU` line, or a last
+line at column 0 that is neither a header nor `admin state is ...` (one cut mid-line), is
+refused (kit/whole.py `port_blocks_cut`, from the package). A cut exactly after a whole block
+cannot be told: the ports past it are simply not shown.
+"""
 
 from __future__ import annotations
 
@@ -50,6 +56,11 @@ def parse_show_interface(text: str, file: str) -> dict[str, ShownInterface]:
         if header is not None:
             current = _header(out, header, source_at(file, number))
     return out
+
+
+def is_header(line: str) -> bool:
+    """True for a line NX-OS starts at column 0: `Ethernet1/1 is up`, `admin state is up, ...`."""
+    return line.startswith(_ADMIN) or _HEADER.match(line) is not None
 
 
 def _header(out: dict[str, ShownInterface], found: re.Match[str], source: Source) -> ShownInterface:

@@ -27,9 +27,15 @@ from fabriclint.models.state import Definition, DeviceState, InputProblem, Inter
 from fabriclint.parsers.kit.internal import never_raises
 from fabriclint.parsers.kit.lines import Log, Text, checked
 from fabriclint.parsers.opensm.conf import parse_conf
-from fabriclint.parsers.opensm.partitions import parse_partitions
+from fabriclint.parsers.opensm.partitions import parse_partitions, unterminated
 from fabriclint.parsers.opensm.qos import parse_qos_policy
-from fabriclint.parsers.opensm.topology import read_nodes, read_topology, repeated, unreadable
+from fabriclint.parsers.opensm.topology import (
+    cut_off,
+    read_nodes,
+    read_topology,
+    repeated,
+    unreadable,
+)
 from fabriclint.platforms.opensm import (
     IBNETDISCOVER,
     OPENSM_CONF,
@@ -94,6 +100,9 @@ def _add_topology(state: DeviceState, text: Text) -> None:
         state.problems.append(unreadable(text))
         return
     state.neighbors = found
+    cut = cut_off(text, nodes)
+    if cut is not None:
+        state.problems.append(cut)
     own = system_key(state.name)
     for seen in found:  # the node's own HCA ports: the plan cables them like a host's
         if seen.local_system is not None and system_key(seen.local_system) == own:
@@ -127,6 +136,13 @@ def _add_conf(state: DeviceState, ib: InfinibandState, text: Text) -> None:
 def _add_partitions(state: DeviceState, ib: InfinibandState, text: Text) -> None:
     ib.partitions, ib.partition_issues = parse_partitions(text)
     ib.partitions_file = text.file
+    cut = unterminated(text)
+    if cut is not None:
+        shown = text.lines[cut - 1].strip()[:60]
+        message = f"cut off: the last definition is not closed by ';' (line {cut}, {shown!r})"
+        state.problems.append(
+            InputProblem(kind="unparseable", message=f"{text.cmd}: {message}", source=text.src(cut))
+        )
     for part in ib.partitions:
         state.definitions.append(Definition(kind="partition", name=part.name, source=part.src()))
     if ib.sm is not None and not ib.sm.flag("allow_both_pkeys"):

@@ -304,6 +304,27 @@ def _multicast(mgid: str) -> bool:
         return False
 
 
+def unterminated(text: Text) -> int | None:
+    """The last line of a last definition that is not closed by its `;` (partitions.conf(5):
+    each definition ends with one) and already holds a `=` (a P_Key, a flag or a member): the
+    file was cut inside it. None when the last one is closed (a cut exactly after a `;` cannot
+    be told), for trailing prose with no `=` (`Note:`: OpenSM skips it, IB009 judges it) and for
+    a file of comments."""
+    tail: list[str] = []
+    last: int | None = None
+    for num in range(len(text.lines), 0, -1):
+        body = text.lines[num - 1].split("#", 1)[0].strip()
+        if not body:
+            continue
+        last = last or num
+        if body.endswith(";"):
+            break
+        tail.append(body.rsplit(";", 1)[-1])
+        if ";" in body:
+            break
+    return last if any("=" in body for body in tail) else None
+
+
 def parse_partitions(text: Text) -> tuple[list[Partition], list[PartitionIssue]]:
     """Parse partitions.conf; never raises."""
     return PartitionsParser(text).run()

@@ -16,6 +16,13 @@ A GUID has one block. A second block for it (two discoveries pasted together, an
 is an input problem naming both lines (PARSE002, as a key set twice in opensm.conf); the first
 block is kept and the second's port lines are not read, so they can neither rename the node
 nor add cables to it.
+
+Cut-off outputs: a discovery shows each link from both ends and ends every node block with a
+port line, so a link to the last block that this block does not show back (the block was cut
+short) or a last line that is no whole port line (a line cut mid-way) is a cut: `cut_off` gives
+the unparseable problem at the last line, and the links read are kept (the device is
+incomplete). A cut exactly between two blocks cannot be told: a peer without a block of its own
+is legitimate here (named from the port line's comment, above).
 """
 
 from __future__ import annotations
@@ -130,6 +137,48 @@ def read_topology(text: Text, nodes: dict[str, Node]) -> list[LldpNeighbor] | No
                 )
             )
     return out
+
+
+End = tuple[str, int]
+"""(GUID key, port number) of one end of a link."""
+
+
+def cut_off(text: Text, nodes: dict[str, Node]) -> InputProblem | None:
+    """The unparseable problem of an output cut short (see the module docstring); None when the
+    last block shows back every link other blocks show to it and the last line is a whole
+    port line (or there is no node block: `unreadable` says so)."""
+    if not nodes:
+        return None
+    ports: dict[End, End] = {}
+    current: str | None = None
+    last_block: str | None = None
+    last = (0, "")
+    for number, raw in text.numbered():
+        line = raw.strip()
+        if line:
+            last = (number, line)
+        if (header := _NODE.match(line)) is not None:
+            key = _key(header[3])
+            current = key if nodes[key].line == number else None
+            last_block = current or last_block
+        elif (port := _PORT.match(line)) is not None and current is not None:
+            ports[(current, int(port[1]))] = (_key(port[3]), int(port[4]))
+    why = None if _PORT.match(last[1]) else "its last line is no whole port line"
+    if why is None and last_block is not None:
+        why = _not_shown_back(ports, last_block)
+    if why is None:
+        return None
+    message = f"'{text.cmd}' is cut off: {why} (it stops at line {last[0]}, {last[1][:60]!r})"
+    return InputProblem(kind="unparseable", message=message, source=text.src(last[0] or None))
+
+
+def _not_shown_back(ports: dict[End, End], block: str) -> str | None:
+    """Why the last node block looks cut: a link another block shows to it that it does not
+    show back (ibnetdiscover prints each link from both ends); None when it shows them all."""
+    for (node, port), (peer, back) in ports.items():
+        if peer == block and ports.get((peer, back)) != (node, port):
+            return f"port {port} of {node} links to port {back} of {peer}, whose block lacks it"
+    return None
 
 
 def repeated(text: Text, repeat: Repeat) -> InputProblem:
