@@ -66,7 +66,7 @@ def run_check(args: list[str]) -> bool:
     """Run `fabriclint ARGS` here when they are a plain `check` (exits); False: typer must."""
     if _COMPLETE in os.environ or "check" not in args[:4]:
         return False
-    # The cyclic collector is off from here: importing the engine makes ~120 model classes and
+    # The cyclic collector is off from here: importing the engine makes ~110 model classes and
     # as many dataclasses, objects that live until exit, and the collector's passes over them
     # find nothing to free; the check keeps it off from parsing through its reports anyway
     # (engine.gc_paused). Typer's path gets it back. The check ends the process (SystemExit):
