@@ -11,8 +11,6 @@ A suppression that matches nothing is itself reported (SUP001), an expired one l
 so (SUP002), an inline one without a reason is not applied (SUP003).
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import fnmatch
 import json

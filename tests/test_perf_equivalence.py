@@ -9,6 +9,7 @@ import pytest
 from deepdiff import DeepDiff
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from fabriclint.drift.explain import differing_items, explain
 from fabriclint.models import resolve
@@ -193,3 +194,36 @@ def test_annotated_models_share_theirs_once_annotated() -> None:
     share_annotated_fields_sets([state])
     assert one.__pydantic_fields_set__ is two.__pydantic_fields_set__
     assert one.model_fields_set == {"name", "qos", "neighbor"}
+
+
+class _Leaf(BaseModel):
+    a: int = 0
+    b: str = ""
+
+
+class _Holder(BaseModel):
+    items: list[_Leaf]
+    pair: tuple[_Leaf, _Leaf]
+    by: dict[str, _Leaf]
+    note: str = ""
+    source: Source | None = None
+
+
+@pytest.mark.parametrize("where", ["items", "pair", "by"])
+def test_shared_fields_sets_reach_models_in_lists_tuples_and_dicts(where: str) -> None:
+    """The walk skips plain values (str, int, None, Source...) but still reaches every model held
+    in a list, a tuple or a dict: each gets the one shared set equal to its own."""
+    holder = _Holder(
+        items=[_Leaf(a=1), _Leaf(a=2)],
+        pair=(_Leaf(a=3), _Leaf(a=4)),
+        by={"x": _Leaf(a=5), "y": _Leaf(a=6)},
+        note="n",
+        source=make_source("c", 1),
+    )
+    held = getattr(holder, where)
+    first, second = held.values() if isinstance(held, dict) else held
+    assert first.__pydantic_fields_set__ is not second.__pydantic_fields_set__
+    share_fields_sets([holder])
+    assert first.__pydantic_fields_set__ is second.__pydantic_fields_set__
+    assert first.model_fields_set == second.model_fields_set == {"a"}
+    assert holder.model_fields_set == {"items", "pair", "by", "note", "source"}

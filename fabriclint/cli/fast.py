@@ -12,6 +12,7 @@ shell completion) is left to typer, so help, errors and every other command are 
 from __future__ import annotations
 
 import errno
+import gc
 import inspect
 import os
 import sys
@@ -65,6 +66,26 @@ def run_check(args: list[str]) -> bool:
     """Run `fabriclint ARGS` here when they are a plain `check` (exits); False: typer must."""
     if _COMPLETE in os.environ or "check" not in args[:4]:
         return False
+    # The cyclic collector is off from here: importing the engine makes ~110 model classes and
+    # as many dataclasses, objects that live until exit, and the collector's passes over them
+    # find nothing to free; the check keeps it off from parsing through its reports anyway
+    # (engine.gc_paused). Typer's path gets it back. The check ends the process (SystemExit):
+    # everything it made is frozen first, or turning the collector back on would pass over all
+    # of it once more on its way out (main freezes the heap at exit as well).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _run_plain(args)
+    except SystemExit:
+        gc.freeze()
+        raise
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _run_plain(args: list[str]) -> bool:
+    """`run_check` once the collector is off: parse ARGS, then run `check` (exits), or False."""
     from fabriclint.cli import check as command  # typer itself is cheap; its parsing is not
 
     parsed = parse(args, command.check)

@@ -4,8 +4,6 @@ Only what collected outputs show is locked; a value no output shows is absent, n
 The lock holds identities and versions, never credentials or addresses.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

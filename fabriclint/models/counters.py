@@ -13,8 +13,6 @@ Every value carries its width (a 32-bit counter wraps after 4,294,967,295) and i
 so a finding can cite both snapshots' lines.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

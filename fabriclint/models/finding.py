@@ -1,7 +1,5 @@
 """A finding and the report that carries findings (the JSON contract of docs/architecture.md)."""
 
-from __future__ import annotations
-
 import hashlib
 from typing import Any
 

@@ -5,8 +5,6 @@ write under `infiniband:` in an intent.yaml profile. OpenSM semantics (key set, 
 silently replaces) live in the opensm parser; these models only hold the results.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field

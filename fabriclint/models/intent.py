@@ -1,7 +1,5 @@
 """Intent: the settings a fabric should have, in fabric terms, not vendor terms (intent.yaml)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -76,7 +74,7 @@ class EcnIntent(Strict):
     """Accepted absolute difference in bytes (used when larger than the percent)."""
 
     @model_validator(mode="after")
-    def _order(self) -> EcnIntent:
+    def _order(self) -> "EcnIntent":
         if self.min_bytes > self.max_bytes:
             raise ValueError("min_bytes must not exceed max_bytes")
         return self

@@ -1,7 +1,5 @@
 """Inventory: devices, how to reach them, and the cabling plan (inventory.yaml)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator

@@ -4,8 +4,6 @@ Bandwidths are nccl-tests' own GB/s (10^9 bytes per second), times microseconds.
 output does not show is None (the text output has no environment; `#wrong` is `N/A` when the
 run did not check its data)."""
 
-from __future__ import annotations
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from fabriclint.models.common import Source

@@ -1,7 +1,5 @@
 """Policy: which rules run, at what severity, with what options, plus site rules (policy.yaml)."""
 
-from __future__ import annotations
-
 import datetime as dt
 from typing import Any, Literal
 

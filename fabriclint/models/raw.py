@@ -1,7 +1,5 @@
 """Raw inputs of one device: command (or file) -> text, before any parsing."""
 
-from __future__ import annotations
-
 from pydantic import BaseModel, ConfigDict, Field
 
 

@@ -4,8 +4,6 @@ Vendors chain classification differently; this module is the one place that know
 normalized pieces combine, so rules never do.
 """
 
-from __future__ import annotations
-
 import weakref
 from collections import ChainMap
 from collections.abc import Iterable

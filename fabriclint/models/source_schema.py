@@ -6,8 +6,6 @@ and documents it through this model, so a JSON schema, a report and a validation
 they did when Source was this model (the class name is the `$defs` key).
 """
 
-from __future__ import annotations
-
 from pydantic import BaseModel, ConfigDict
 
 

@@ -5,8 +5,6 @@ Values outside their protocol range (DSCP > 63, priority > 7) are kept, never dr
 rules can report them (QOS003).
 """
 
-from __future__ import annotations
-
 from enum import StrEnum
 from typing import Any, Literal
 

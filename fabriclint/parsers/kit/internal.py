@@ -16,16 +16,18 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from types import FrameType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fabriclint.models.common import construct, source_at
-from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 
+if TYPE_CHECKING:  # the counter parsers import the models themselves; a check never loads them
+    from fabriclint.models.counters import DeviceCounters
+
 Parse = Callable[[RawDevice], DeviceState]
-ParseCounters = Callable[[RawDevice], DeviceCounters]
-_Result = TypeVar("_Result", DeviceState, DeviceCounters)
+ParseCounters = Callable[[RawDevice], "DeviceCounters"]
+_Result = TypeVar("_Result", DeviceState, "DeviceCounters")
 
 _LINE_NAMES = ("num", "lineno", "line_no")
 _TEXT_NAMES = ("line", "raw", "body")
@@ -49,6 +51,8 @@ def counters_never_raise(platform: str, name: str) -> Callable[[ParseCounters], 
     content is the problem "`name` counter parser failed on this input at FILE:LINE: ..."."""
 
     def failed(raw: RawDevice, problem: InputProblem) -> DeviceCounters:
+        from fabriclint.models.counters import DeviceCounters
+
         return DeviceCounters(name=raw.name, platform=platform, problems=[problem])
 
     return _guard(f"{name} counter parser failed on this input", failed)
