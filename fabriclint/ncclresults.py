@@ -5,7 +5,9 @@ of `NAME=value`), `nccl_version`, `config`, `devices` (rank, hostname, device, d
 `results` (size, count, type, redop, root, `out_of_place` / `in_place` each with `time` or
 `cpu_time`, `alg_bw`, `bus_bw`, `nwrong`), `out_of_bounds` {count, okay},
 `average_bus_bandwidth` {bandwidth, okay}, `errors`. nccl-tests writes booleans as the strings
-"true"/"false" and a NaN double as the string "nan"; both are accepted. The text output is the
+"true"/"false" and a NaN double as the string "nan"; both are accepted. A number that is not
+finite (NaN, or an infinity: `inf` in the text, `Infinity` in JSON) is no measurement: it is
+read as not shown, so an infinite bus bandwidth never clears a floor. The text output is the
 table under `# size count type redop root time algbw busbw #wrong ...` plus the `# Rank ...`,
 `# Out of bounds values` and `# Avg bus bandwidth` lines.
 
@@ -97,11 +99,11 @@ def _int(value: Any) -> int | None:
 
 
 def _float(value: Any) -> float | None:
-    """A number; nccl-tests' "nan" string (and anything else) is None."""
+    """A finite number; nccl-tests' "nan" string, an infinity (and anything else) is None."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     number = float(value)
-    return None if math.isnan(number) else number
+    return number if math.isfinite(number) else None
 
 
 def _env(items: list[Any]) -> dict[str, str]:
@@ -197,12 +199,12 @@ def _header(run: NcclRun, line: str) -> None:
 
 
 def _number(token: str) -> float | None:
-    """A table number; `N/A` (unchecked) and anything unreadable are None."""
+    """A finite table number; `N/A` (unchecked), `nan`, `inf` and anything unreadable are None."""
     try:
         value = float(token)
     except ValueError:
         return None
-    return None if math.isnan(value) else value
+    return value if math.isfinite(value) else None
 
 
 def _text_row(tokens: list[str], file: str, number: int) -> NcclResult | None:

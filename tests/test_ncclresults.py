@@ -116,3 +116,14 @@ def test_scrubbed_keeps_only_nccl_and_ucx_variables() -> None:
     assert kept["results"] == DOC["results"]
     assert scrubbed(TEXT) == TEXT
     assert "xyz" not in scrubbed('{"env": ["AWS_SECRET_ACCESS_KEY=xyz"], "results": [')
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "Infinity", "nan"])
+def test_a_number_that_is_not_finite_is_not_a_measurement(value: str) -> None:
+    """An infinite bus bandwidth would clear any floor (BENCH002) and break verdict.json."""
+    text = TEXT.replace("   92.00   92.00     N/A", f"   92.00   {value}     N/A")
+    row = parse_text(text, "r.txt").results[1]
+    assert row.out_of_place is not None and row.out_of_place.bus_bw is None
+    doc = json.dumps(DOC).replace('"bus_bw": 92.0', '"bus_bw": Infinity')
+    assert (side := parse_json(doc, "r.json").results[0].out_of_place) is not None
+    assert side.bus_bw is None
