@@ -273,13 +273,14 @@ def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path, locked: BomLo
         if run.env is None and isinstance(env, dict):
             run.env = {str(k): str(v) for k, v in env.items()}
         verdict.bandwidth.extend(_bandwidth(run))
-    findings, failures = bench_findings(fabric, bundle / "snapshots" / CONFIG, runs)
+    findings, failures, gaps = bench_findings(fabric, bundle / "snapshots" / CONFIG, runs)
     verdict.findings["results"] = findings
     rank = SEVERITY_RANK[fabric.policy.fail_on or "error"]
     for f in findings:
         if f.suppressed is None and SEVERITY_RANK[f.severity] >= rank:
             verdict.reasons.append(f"results: {f.rule} {f.message}")
     verdict.incomplete.extend(f"results: {f.where} failed: {f.error}" for f in failures)
+    verdict.incomplete.extend(f"results: {gap}" for gap in gaps)
 
 
 def _bandwidth(run: NcclRun) -> list[dict[str, Any]]:
@@ -297,8 +298,10 @@ def _bandwidth(run: NcclRun) -> list[dict[str, Any]]:
 
 def bench_findings(
     fabric: Fabric, config: Path, runs: list[NcclRun]
-) -> tuple[list[Finding], list[Failure]]:
-    """The BENCH rules the policy selects over `runs`, with the configuration of `config`."""
+) -> tuple[list[Finding], list[Failure], list[str]]:
+    """The BENCH rules the policy selects over `runs`, with the configuration of `config`:
+    their findings, their failures, and what each could not judge (its coverage gaps: a rule
+    that lacked its input judged nothing, so the run cannot be trusted on it)."""
     from fabriclint.engine import find_snapshot
 
     opts = CheckOptions(fabric_dir=fabric.root, snapshot=config)
@@ -318,7 +321,16 @@ def bench_findings(
             findings.extend(rule.check(ctx))
         except Exception as exc:  # a rule bug: incomplete, never a pass
             failures.append(Failure.of(f"rule {rule_cls.code}", exc))
-    return findings, failures
+    return findings, failures, _gaps(ctx.skipped)
+
+
+def _gaps(skipped: Mapping[str, Mapping[str, set[str]]]) -> list[str]:
+    """One line per rule and missing input: `BENCH004 not judged on gpu01: missing ...`."""
+    return [
+        f"{code} not judged on {', '.join(sorted(devices))}: missing {why}"
+        for code, whys in sorted(skipped.items())
+        for why, devices in sorted(whys.items())
+    ]
 
 
 def pause_deltas(before: Path, after: Path) -> list[dict[str, Any]]:
