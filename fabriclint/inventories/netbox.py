@@ -11,13 +11,13 @@ never into a message: errors name the URL without its query and redact the token
 from __future__ import annotations
 
 import http.client
-import json
 import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
+from fabriclint.bounded import InputLimitError, json_loads
 from fabriclint.inventories.common import (
     Filters,
     Imported,
@@ -71,9 +71,12 @@ class Api:
             reason = getattr(exc, "reason", exc)
             message = f"{self._where(url)}: cannot reach {self.product}: {reason}"
             raise SourceError(self._redact(message), exit_code=3) from None
-        try:
-            return json.loads(body)
-        except ValueError:
+        try:  # bounded: a page nested without end was a RecursionError (an internal error)
+            return json_loads(body.decode("utf-8"))
+        except InputLimitError as exc:
+            message = f"{self._where(url)}: {self.product} answered JSON past a limit: {exc}"
+            raise SourceError(message, exit_code=3) from None
+        except ValueError:  # also UnicodeDecodeError
             message = f"{self._where(url)}: {self.product} answered something that is not JSON"
             raise SourceError(message, exit_code=3) from None
 
@@ -124,8 +127,8 @@ class Api:
 def _detail(exc: urllib.error.HTTPError) -> str:
     """The server's reason: NetBox's `{"detail": ...}`, else the status text."""
     try:
-        data = json.loads(exc.read(2000) or b"{}")
-    except (ValueError, OSError):
+        data = json_loads((exc.read(2000) or b"{}").decode("utf-8"))
+    except (ValueError, OSError):  # InputLimitError and UnicodeDecodeError are ValueErrors
         data = {}
     detail = data.get("detail") if isinstance(data, dict) else None
     return " ".join(str(detail or exc.reason or "error").split())[:200]

@@ -1,0 +1,45 @@
+"""`fabriclint inventory import --from netbox` against a NetBox that misbehaves (the stand-in
+server on 127.0.0.1): each is a located error with its exit code, never an internal error, a
+hang or a silently wrong inventory, and the old inventory.yaml stays as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.inventories.netbox_server import netbox_data, serve
+from tests.inventories.test_import import netbox_import
+
+OLD = "name: old\ndevices: {}\n"
+
+
+def _imported(tmp_path: Path, **misbehave: object) -> tuple[int, str]:
+    """Import from a NetBox whose Data fields `misbehave` sets; the old file must survive."""
+    (tmp_path / "inventory.yaml").write_text(OLD)
+    data = netbox_data()
+    for key, value in misbehave.items():
+        setattr(data, key, value)
+    with serve(data) as url:
+        code, out = netbox_import(tmp_path, url)
+    assert "internal error" not in out
+    assert (tmp_path / "inventory.yaml").read_text() == OLD
+    return code, out
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "NetBox answered JSON past a limit: "),
+        (b'{"results": [], "count": ' + b"1" * 5000 + b"}", "NetBox answered JSON past a limit"),
+        (b'{"results": [{"name": "\xff"}]}', "NetBox answered something that is not JSON"),
+    ],
+    ids=["deep", "huge-integer", "not-utf8"],
+)
+def test_a_page_past_the_input_limits_is_an_incomplete_read(
+    tmp_path: Path, body: bytes, expected: str
+) -> None:
+    """A page nested 100,000 deep was a RecursionError: `internal error`."""
+    code, out = _imported(tmp_path, raw_body=body)
+    assert code == 3 and expected in out
+    assert "/api/dcim/devices/" in out
