@@ -111,17 +111,31 @@ class Api:
         query = urllib.parse.urlencode({**params, "limit": [str(PAGE)]}, doseq=True)
         url: str | None = f"{self.url.rstrip('/')}/api/{path}/?{query}"
         out: list[dict[str, Any]] = []
+        read: set[str] = set()
         for _ in range(MAX_PAGES):
             if url is None:
                 return out
+            read.add(url)
             page = self.get(url)
             if not isinstance(page, dict) or not isinstance(page.get("results"), list):
                 message = f"{self._where(url)}: not a {self.product} list (no 'results')"
                 raise SourceError(message, exit_code=3)
             out += [r for r in page["results"] if isinstance(r, dict)]
-            nxt = page.get("next")
-            url = self._same_origin(nxt) if isinstance(nxt, str) and nxt else None
-        raise SourceError(f"{self._where(path)}: more than {MAX_PAGES} pages", exit_code=3)
+            url = self._next(page.get("next"), read)
+        where = self._where(f"{self.url.rstrip('/')}/api/{path}/")
+        raise SourceError(f"{where}: more than {MAX_PAGES} pages", exit_code=3)
+
+    def _next(self, nxt: Any, read: set[str]) -> str | None:
+        """The next page's URL, None after the last; a `next` already read is a paging loop
+        (SourceError, exit 3), not 10,000 requests for the same records."""
+        if not isinstance(nxt, str) or not nxt:
+            return None
+        if nxt in read:
+            message = (
+                f"{self._where(nxt)}: {self.product}'s next page was already read (its pages loop)"
+            )
+            raise SourceError(message, exit_code=3)
+        return self._same_origin(nxt)
 
 
 def _detail(exc: urllib.error.HTTPError) -> str:

@@ -43,3 +43,10 @@ def test_a_page_past_the_input_limits_is_an_incomplete_read(
     code, out = _imported(tmp_path, raw_body=body)
     assert code == 3 and expected in out
     assert "/api/dcim/devices/" in out
+
+
+def test_pages_that_loop_are_an_incomplete_read(tmp_path: Path) -> None:
+    """A `next` naming the first page again took 10,000 requests, then named `://dcim/devices`."""
+    code, out = _imported(tmp_path, loop=True, max_page=4)
+    assert code == 3
+    assert "/api/dcim/devices/: NetBox's next page was already read (its pages loop)" in out
