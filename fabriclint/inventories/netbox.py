@@ -11,6 +11,7 @@ never into a message: errors name the URL without its query and redact the token
 from __future__ import annotations
 
 import http.client
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -58,10 +59,7 @@ class Api:
             request.add_header("Authorization", f"Token {self.token}")
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                body = response.read(MAX_BODY + 1)
-            if len(body) > MAX_BODY:
-                message = f"{self._where(url)}: {self.product} page larger than {MAX_BODY} bytes"
-                raise SourceError(message, exit_code=3)
+                body = self._body(response, url)
         except urllib.error.HTTPError as exc:
             raise self._http_error(url, exc) from None
         except (ValueError, http.client.InvalidURL) as exc:  # a port that is not a number...
@@ -79,6 +77,26 @@ class Api:
         except ValueError:  # also UnicodeDecodeError
             message = f"{self._where(url)}: {self.product} answered something that is not JSON"
             raise SourceError(message, exit_code=3) from None
+
+    def _body(self, response: http.client.HTTPResponse, url: str) -> bytes:
+        """At most MAX_BODY bytes of one page, read within `timeout` seconds in all: the socket
+        timeout bounds one wait only, and a server that sends a byte at a time never hit it."""
+        deadline = time.monotonic() + self.timeout
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := response.read1(1 << 16):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_BODY:
+                message = f"{self._where(url)}: {self.product} page larger than {MAX_BODY} bytes"
+                raise SourceError(message, exit_code=3)
+            if time.monotonic() > deadline:
+                message = (
+                    f"{self._where(url)}: {self.product} did not send the page within "
+                    f"{self.timeout:g} s (an overloaded server or proxy?)"
+                )
+                raise SourceError(message, exit_code=3)
+        return b"".join(chunks)
 
     def _http_error(self, url: str, exc: urllib.error.HTTPError) -> SourceError:
         detail = _detail(exc)
