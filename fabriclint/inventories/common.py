@@ -187,7 +187,8 @@ def _device(source: SourceDevice, platform: str, role: str, mapping: Mapping) ->
 def build(imported: Imported, mapping: Mapping, filters: Filters, name: str) -> Inventory:
     """The inventory: mapped and filtered devices, the links between kept devices (a cable to a
     device left out is added to `imported.skipped`). SourceError lists every device that has
-    no platform or role, or whose name cannot be a device name."""
+    no platform or role, whose name cannot be a device name, or that two records of the source
+    name (NetBox names are unique per site only: one would silently replace the other)."""
     from fabriclint.models.names import device_name_problem
 
     devices: dict[str, Device] = {}
@@ -203,6 +204,9 @@ def build(imported: Imported, mapping: Mapping, filters: Filters, name: str) -> 
             problems.append(f"device {source.name!r}: {why}")
             continue
         assert platform is not None and role is not None
+        if source.name in devices:
+            problems.append(f"device {source.name!r}: two devices of the source have this name")
+            continue
         devices[source.name] = _device(source, platform, role, mapping)
     if problems:
         raise SourceError(problems)

@@ -70,3 +70,20 @@ def test_a_server_that_sends_a_byte_at_a_time_is_cut_at_the_timeout() -> None:
         assert time.monotonic() - started < 10
     assert caught.value.exit_code == 3
     assert "/api/dcim/devices/: NetBox did not send the page within 1 s" in caught.value.messages[0]
+
+
+def test_two_devices_of_one_name_are_refused_not_merged(tmp_path: Path) -> None:
+    """NetBox names are unique per site: the same name at two sites (no --site) kept only the
+    last record, whose address the inventory then collected from."""
+    import copy
+
+    data = netbox_data()
+    twin = copy.deepcopy(data.devices[0])
+    twin["id"], twin["site"]["slug"] = 777, "pod-b"
+    twin["primary_ip"]["address"] = "198.51.100.9/24"
+    (tmp_path / "inventory.yaml").write_text(OLD)
+    with serve(data.__class__(devices=[*data.devices, twin], cables=data.cables)) as url:
+        code, out = netbox_import(tmp_path, url)
+    assert code == 2
+    assert f"device {twin['name']!r}: two devices of the source have this name" in out
+    assert (tmp_path / "inventory.yaml").read_text() == OLD
