@@ -25,6 +25,7 @@ from fabriclint.inventories.common import (
     SourceDevice,
     SourceError,
     SourceLink,
+    listed,
     shown_url,
 )
 
@@ -183,9 +184,14 @@ def _address(device: dict[str, Any]) -> str | None:
     return None
 
 
+def _record(raw: dict[str, Any], key: str) -> str:
+    """How a field of a device record is named in a message: `device NAME (id N): key`."""
+    return f"device {raw.get('name')!s} (id {raw.get('id')!s}): {key}"
+
+
 def netbox_device(raw: dict[str, Any]) -> SourceDevice:
     """A NetBox 4.x device record as a SourceDevice (`role`; 3.x called it `device_role`)."""
-    tags = [t for t in (_slug(t) for t in raw.get("tags") or []) if t]
+    tags = [t for t in (_slug(t) for t in listed(raw.get("tags"), _record(raw, "tags"), 3)) if t]
     return SourceDevice(
         name=str(raw.get("name") or f"device-{raw.get('id')}"),
         platform=_slug(raw.get("platform")),
@@ -215,8 +221,8 @@ def cable_links(cable: dict[str, Any], names: dict[Any, str]) -> tuple[list[Sour
     i-th B end (NetBox keeps them in the order they were given), so a 1-to-4 breakout must list
     the four lanes (Ethernet1/1/1..4) on the switch side; unequal counts are reported."""
     label = f"cable {cable.get('id')}" + (f" ({cable['label']})" if cable.get("label") else "")
-    a_terms = cable.get("a_terminations") or []
-    b_terms = cable.get("b_terminations") or []
+    a_terms = listed(cable.get("a_terminations"), f"{label}: a_terminations", 3)
+    b_terms = listed(cable.get("b_terminations"), f"{label}: b_terminations", 3)
     a_ends = [_interface_end(t, names) for t in a_terms if isinstance(t, dict)]
     b_ends = [_interface_end(t, names) for t in b_terms if isinstance(t, dict)]
     if len(a_ends) != len(b_ends):

@@ -87,3 +87,90 @@ def test_two_devices_of_one_name_are_refused_not_merged(tmp_path: Path) -> None:
     assert code == 2
     assert f"device {twin['name']!r}: two devices of the source have this name" in out
     assert (tmp_path / "inventory.yaml").read_text() == OLD
+
+
+@pytest.mark.parametrize(
+    ("file", "text", "message"),
+    [
+        ("hosts.yaml", "leaf01:\n  groups: 5\n", "2:11: groups: not a list of group names"),
+        ("groups.yaml", "g:\n  groups: 7\n", "2:11: groups: not a list of group names"),
+        (
+            "hosts.yaml",
+            "leaf01:\n  groups: [g]\n  data: {ethernet_interfaces: 5}\n",
+            "3:31: data.ethernet_interfaces: not a list of interfaces",
+        ),
+        (
+            "groups.yaml",
+            "g:\n  data:\n    fabriclint_peers: [Et1]\n",
+            "3:23: data.fabriclint_peers: not a mapping of port to 'device:port'",
+        ),
+    ],
+    ids=["host-groups", "group-groups", "interfaces", "peers"],
+)
+def test_nornir_a_list_or_mapping_of_another_shape_is_located(
+    tmp_path: Path, file: str, text: str, message: str
+) -> None:
+    """`groups: 5` or `ethernet_interfaces: 5` was a TypeError (an internal error)."""
+    from tests.inventories.test_import import run
+
+    (tmp_path / "hosts.yaml").write_text("leaf01:\n  groups: [g]\n  platform: eos\n")
+    (tmp_path / "groups.yaml").write_text("g:\n  data: {role: leaf}\n")
+    (tmp_path / file).write_text(text)
+    code, out = run("--from", "nornir", "-i", str(tmp_path), "--out", str(tmp_path / "inv.yaml"))
+    assert code == 2 and "internal error" not in out
+    assert f"{tmp_path / file}:{message}" in out
+    assert not (tmp_path / "inv.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"all": {"children": 5}}, "group all: children: not a list (int)"),
+        ({"g": {"hosts": 3}}, "group g: hosts: not a list (int)"),
+        (
+            {"_meta": {"hostvars": {"leaf01": {"ethernet_interfaces": 7}}}},
+            "host leaf01: ethernet_interfaces: not a list (int)",
+        ),
+        (
+            {"_meta": {"hostvars": {"leaf01": {"fabriclint_peers": "Et1"}}}},
+            "host leaf01: fabriclint_peers: not a mapping of port to 'device:port'",
+        ),
+    ],
+    ids=["children", "hosts", "interfaces", "peers"],
+)
+def test_ansible_a_list_of_another_shape_is_named(
+    tmp_path: Path, data: dict[str, object], message: str
+) -> None:
+    """`children: 5` in a saved `ansible-inventory --list` was a TypeError (an internal error)."""
+    import json
+
+    from tests.inventories.test_import import run
+
+    saved = tmp_path / "inventory.json"
+    saved.write_text(json.dumps(data))
+    code, out = run("--from", "ansible", "--json", str(saved), "--out", str(tmp_path / "i.yaml"))
+    assert code == 2 and "internal error" not in out
+    assert f"{saved}: {message}" in out
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("device-tags", "device spine01 (id 1): tags: not a list (int)"),
+        ("cable-ends", "cable 1: a_terminations: not a list (int)"),
+    ],
+)
+def test_netbox_a_field_of_another_shape_is_an_incomplete_read(
+    tmp_path: Path, where: str, message: str
+) -> None:
+    """`"tags": 5` or `"a_terminations": 5` in an answer was a TypeError (an internal error)."""
+    data = netbox_data()
+    if where == "device-tags":
+        data.devices[0]["tags"] = 5
+    else:
+        data.cables[0]["a_terminations"] = 5
+    (tmp_path / "inventory.yaml").write_text(OLD)
+    with serve(data) as url:
+        code, out = netbox_import(tmp_path, url)
+    assert code == 3 and "internal error" not in out and message in out
+    assert (tmp_path / "inventory.yaml").read_text() == OLD
