@@ -49,7 +49,14 @@ from fabriclint.loaders.fabric import Fabric, load_fabric
 from fabriclint.models.bom import BomLock
 from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.nccl import NcclRun
-from fabriclint.ncclresults import KEPT_ENV, ResultsError, read_results, scrubbed, version_text
+from fabriclint.ncclresults import (
+    KEPT_ENV,
+    ResultsError,
+    read_results,
+    read_text,
+    scrubbed,
+    version_text,
+)
 from fabriclint.rules import bench
 from fabriclint.rules.internal import Failure
 from fabriclint.selection import Selection
@@ -259,7 +266,7 @@ def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path, locked: BomLo
     unreadable: list[str] = []
     for path in sorted((bundle / "results").glob("*")):
         try:
-            runs.append(read_results(path, path.relative_to(bundle).as_posix()))
+            runs.append(read_results(path, path.relative_to(bundle).as_posix(), root=bundle))
         except ResultsError as exc:
             unreadable.append(f"results: {exc}")
     verdict.incomplete.extend(unreadable)
@@ -514,9 +521,9 @@ def _keep_results(opts: RunOptions, work: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     files = results_files(opts) or [work / "output" / "stdout.txt"]
     for i, path in enumerate(files):
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        try:  # bounded: a results path may name /dev/stdout, a FIFO or a huge file
+            text = read_text(path)
+        except ResultsError:
             continue  # judged: a missing results file leaves the run incomplete
         atomic_write(target / f"{i:02d}-{path.name}", scrubbed(text))
 

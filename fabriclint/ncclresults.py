@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 from fabriclint.bounded import InputLimitError, json_loads
-from fabriclint.confine import max_file_size
+from fabriclint.confine import UnsafeInput, read_inside
 from fabriclint.models.common import source_at
 from fabriclint.models.nccl import NcclRank, NcclResult, NcclRun, NcclSide
 
@@ -35,19 +36,28 @@ class ResultsError(ValueError):
     """A results file that cannot be read (an input error: exit 2 or an incomplete run)."""
 
 
-def read_results(path: Path, name: str | None = None) -> NcclRun:
+def read_results(path: Path, name: str | None = None, root: Path | None = None) -> NcclRun:
     """The run in `path`, JSON or text (by its first non-blank character); `name` is how the
-    file is shown (default: the path)."""
-    try:
-        if path.stat().st_size > max_file_size():
-            raise ResultsError(f"{path}: larger than FABRICLINT_MAX_FILE_SIZE")
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise ResultsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    file is shown (default: the path); `root`: the folder it must resolve inside (a bundle)."""
+    text = read_text(path, root)
     shown = name or str(path)
     if text.lstrip().startswith("{"):
         return parse_json(text, shown)
     return parse_text(text, shown)
+
+
+def read_text(path: Path, root: Path | None = None) -> str:
+    """The text of a results file: a regular file under FABRICLINT_MAX_FILE_SIZE, resolving
+    inside `root` (default: anywhere), bytes that are not UTF-8 replaced. ResultsError
+    otherwise: `/dev/zero` (its size reads as 0) was read until memory ran out, and a FIFO
+    blocked forever."""
+    try:
+        data = read_inside(path, root or Path(os.sep))
+    except UnsafeInput as exc:
+        raise ResultsError(str(exc)) from None
+    except OSError as exc:
+        raise ResultsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return data.decode("utf-8", errors="replace")
 
 
 def parse_json(text: str, file: str) -> NcclRun:

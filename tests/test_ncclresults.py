@@ -127,3 +127,25 @@ def test_a_number_that_is_not_finite_is_not_a_measurement(value: str) -> None:
     doc = json.dumps(DOC).replace('"bus_bw": 92.0', '"bus_bw": Infinity')
     assert (side := parse_json(doc, "r.json").results[0].out_of_place) is not None
     assert side.bus_bw is None
+
+
+def test_a_results_path_that_is_no_regular_file_is_refused_not_read(tmp_path: Path) -> None:
+    """/dev/zero (its size reads as 0) was read until memory ran out; a FIFO blocked forever."""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(ResultsError, match="not a regular file; refused"):
+            read_results(path)
+
+
+def test_a_bundle_results_link_outside_the_bundle_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text(TEXT)
+    bundle = tmp_path / "bundle"
+    (bundle / "results").mkdir(parents=True)
+    (bundle / "results" / "00-r.txt").symlink_to(outside)
+    with pytest.raises(ResultsError, match=r"outside .*links must stay inside it"):
+        read_results(bundle / "results" / "00-r.txt", root=bundle)
+    assert read_results(outside).results  # the same file named directly is read
