@@ -158,7 +158,9 @@ class BusBandwidthFloor(Rule[Any]):
             if row.size >= self.options.min_size_bytes and bw is not None:
                 judged.append((row, bw))
         if not judged:
-            why = f"a bus bandwidth at a size from {_size(self.options.min_size_bytes)} in {run.file}"
+            why = (
+                f"a bus bandwidth at a size from {_size(self.options.min_size_bytes)} in {run.file}"
+            )
             for name in [h.name for h in run_hosts(ctx, run)] or ["(no host)"]:
                 ctx.skip(self.code, name, why)
         return judged
