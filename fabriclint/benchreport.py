@@ -9,9 +9,10 @@ bus bandwidth, device, port) that tests and tools read.
 
 from __future__ import annotations
 
+import html
 import json
 import math
-from html import escape
+import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -36,6 +37,14 @@ document.body.dataset.jsChartWidth = chart ? Math.round(chart.getBBox().width) :
 """Runs in the browser only to prove the page rendered: what it read and laid out goes on
 <body> as data-js-* attributes (the page reads the same without it)."""
 COLORS = ("#1e6fd9", "#c62828", "#2e7d32", "#ef8f00", "#6a1b9a")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""Control characters and bidi overrides (they reorder what a reader sees, CVE-2021-42574):
+a finding's message quotes device output, a results file name is the user's."""
+
+
+def escape(text: str) -> str:
+    """Text safe in an element or a quoted attribute, each control character shown as U+FFFD."""
+    return html.escape(_CONTROL.sub("\N{REPLACEMENT CHARACTER}", text), quote=True)
 
 
 def document(verdict: Verdict) -> dict[str, Any]:
@@ -63,13 +72,23 @@ def to_json(verdict: Verdict) -> str:
 
 
 def _lines(title: str, items: list[str]) -> list[str]:
-    return [f"## {title}", "", *([f"- {i}" for i in items] or ["none"]), ""]
+    return [f"## {title}", "", *([f"- {md(i)}" for i in items] or ["none"]), ""]
+
+
+def md(text: object) -> str:
+    """Text safe in Markdown and in a table cell: a reason quotes device output (HTML, `|`,
+    links, line breaks, terminal escapes), a results file name is the user's."""
+    from fabriclint.reporters.markdown import escape as markdown_escape
+
+    return markdown_escape(str(text))
 
 
 def to_markdown(verdict: Verdict) -> str:
     """verdict.md."""
+    from fabriclint.reporters.markdown import code
+
     argv = " ".join(str(a) for a in verdict.command.get("argv") or [])
-    out = [f"# Benchmark verdict: **{verdict.word}**", "", f"Command: `{argv}` "]
+    out = [f"# Benchmark verdict: **{verdict.word}**", "", f"Command: {code(argv)} "]
     out += [f"(exit status {verdict.command.get('exit_status')})", ""]
     out += _lines("Reasons", verdict.reasons)
     if verdict.incomplete:
@@ -82,7 +101,7 @@ def to_markdown(verdict: Verdict) -> str:
     out += ["|---|---:|---:|---:|---:|"]
     for row in verdict.bandwidth:
         out.append(
-            f"| {row['file']} | {row['size']} | {row['out_of_place']} | {row['in_place']} | {row['wrong']:g} |"
+            f"| {md(row['file'])} | {row['size']} | {row['out_of_place']} | {row['in_place']} | {row['wrong']:g} |"
         )
     out += [
         "",
@@ -92,7 +111,7 @@ def to_markdown(verdict: Verdict) -> str:
     ]
     out += ["|---|---|---:|---:|---:|"]
     out += [
-        f"| {p['device']} | {p['port']} | {p['priority']} | {p['rx_pause']} | {p['tx_pause']} |"
+        f"| {md(p['device'])} | {md(p['port'])} | {p['priority']} | {p['rx_pause']} | {p['tx_pause']} |"
         for p in verdict.pauses
     ]
     return "\n".join(out) + "\n"

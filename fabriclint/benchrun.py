@@ -49,7 +49,14 @@ from fabriclint.loaders.fabric import Fabric, load_fabric
 from fabriclint.models.bom import BomLock
 from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.nccl import NcclRun
-from fabriclint.ncclresults import KEPT_ENV, ResultsError, read_results, scrubbed, version_text
+from fabriclint.ncclresults import (
+    KEPT_ENV,
+    ResultsError,
+    read_results,
+    read_text,
+    scrubbed,
+    version_text,
+)
 from fabriclint.rules import bench
 from fabriclint.rules.internal import Failure
 from fabriclint.selection import Selection
@@ -259,7 +266,7 @@ def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path, locked: BomLo
     unreadable: list[str] = []
     for path in sorted((bundle / "results").glob("*")):
         try:
-            runs.append(read_results(path, path.relative_to(bundle).as_posix()))
+            runs.append(read_results(path, path.relative_to(bundle).as_posix(), root=bundle))
         except ResultsError as exc:
             unreadable.append(f"results: {exc}")
     verdict.incomplete.extend(unreadable)
@@ -273,13 +280,14 @@ def _judge_results(verdict: Verdict, fabric: Fabric, bundle: Path, locked: BomLo
         if run.env is None and isinstance(env, dict):
             run.env = {str(k): str(v) for k, v in env.items()}
         verdict.bandwidth.extend(_bandwidth(run))
-    findings, failures = bench_findings(fabric, bundle / "snapshots" / CONFIG, runs)
+    findings, failures, gaps = bench_findings(fabric, bundle / "snapshots" / CONFIG, runs)
     verdict.findings["results"] = findings
     rank = SEVERITY_RANK[fabric.policy.fail_on or "error"]
     for f in findings:
         if f.suppressed is None and SEVERITY_RANK[f.severity] >= rank:
             verdict.reasons.append(f"results: {f.rule} {f.message}")
     verdict.incomplete.extend(f"results: {f.where} failed: {f.error}" for f in failures)
+    verdict.incomplete.extend(f"results: {gap}" for gap in gaps)
 
 
 def _bandwidth(run: NcclRun) -> list[dict[str, Any]]:
@@ -297,8 +305,10 @@ def _bandwidth(run: NcclRun) -> list[dict[str, Any]]:
 
 def bench_findings(
     fabric: Fabric, config: Path, runs: list[NcclRun]
-) -> tuple[list[Finding], list[Failure]]:
-    """The BENCH rules the policy selects over `runs`, with the configuration of `config`."""
+) -> tuple[list[Finding], list[Failure], list[str]]:
+    """The BENCH rules the policy selects over `runs`, with the configuration of `config`:
+    their findings, their failures, and what each could not judge (its coverage gaps: a rule
+    that lacked its input judged nothing, so the run cannot be trusted on it)."""
     from fabriclint.engine import find_snapshot
 
     opts = CheckOptions(fabric_dir=fabric.root, snapshot=config)
@@ -318,7 +328,16 @@ def bench_findings(
             findings.extend(rule.check(ctx))
         except Exception as exc:  # a rule bug: incomplete, never a pass
             failures.append(Failure.of(f"rule {rule_cls.code}", exc))
-    return findings, failures
+    return findings, failures, _gaps(ctx.skipped)
+
+
+def _gaps(skipped: Mapping[str, Mapping[str, set[str]]]) -> list[str]:
+    """One line per rule and missing input: `BENCH004 not judged on gpu01: missing ...`."""
+    return [
+        f"{code} not judged on {', '.join(sorted(devices))}: missing {why}"
+        for code, whys in sorted(skipped.items())
+        for why, devices in sorted(whys.items())
+    ]
 
 
 def pause_deltas(before: Path, after: Path) -> list[dict[str, Any]]:
@@ -502,9 +521,9 @@ def _keep_results(opts: RunOptions, work: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     files = results_files(opts) or [work / "output" / "stdout.txt"]
     for i, path in enumerate(files):
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        try:  # bounded: a results path may name /dev/stdout, a FIFO or a huge file
+            text = read_text(path)
+        except ResultsError:
             continue  # judged: a missing results file leaves the run incomplete
         atomic_write(target / f"{i:02d}-{path.name}", scrubbed(text))
 

@@ -5,7 +5,9 @@ of `NAME=value`), `nccl_version`, `config`, `devices` (rank, hostname, device, d
 `results` (size, count, type, redop, root, `out_of_place` / `in_place` each with `time` or
 `cpu_time`, `alg_bw`, `bus_bw`, `nwrong`), `out_of_bounds` {count, okay},
 `average_bus_bandwidth` {bandwidth, okay}, `errors`. nccl-tests writes booleans as the strings
-"true"/"false" and a NaN double as the string "nan"; both are accepted. The text output is the
+"true"/"false" and a NaN double as the string "nan"; both are accepted. A number that is not
+finite (NaN, or an infinity: `inf` in the text, `Infinity` in JSON) is no measurement: it is
+read as not shown, so an infinite bus bandwidth never clears a floor. The text output is the
 table under `# size count type redop root time algbw busbw #wrong ...` plus the `# Rank ...`,
 `# Out of bounds values` and `# Avg bus bandwidth` lines.
 
@@ -16,12 +18,13 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 from fabriclint.bounded import InputLimitError, json_loads
-from fabriclint.confine import max_file_size
+from fabriclint.confine import UnsafeInput, read_inside
 from fabriclint.models.common import source_at
 from fabriclint.models.nccl import NcclRank, NcclResult, NcclRun, NcclSide
 
@@ -33,19 +36,28 @@ class ResultsError(ValueError):
     """A results file that cannot be read (an input error: exit 2 or an incomplete run)."""
 
 
-def read_results(path: Path, name: str | None = None) -> NcclRun:
+def read_results(path: Path, name: str | None = None, root: Path | None = None) -> NcclRun:
     """The run in `path`, JSON or text (by its first non-blank character); `name` is how the
-    file is shown (default: the path)."""
-    try:
-        if path.stat().st_size > max_file_size():
-            raise ResultsError(f"{path}: larger than FABRICLINT_MAX_FILE_SIZE")
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise ResultsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    file is shown (default: the path); `root`: the folder it must resolve inside (a bundle)."""
+    text = read_text(path, root)
     shown = name or str(path)
     if text.lstrip().startswith("{"):
         return parse_json(text, shown)
     return parse_text(text, shown)
+
+
+def read_text(path: Path, root: Path | None = None) -> str:
+    """The text of a results file: a regular file under FABRICLINT_MAX_FILE_SIZE, resolving
+    inside `root` (default: anywhere), bytes that are not UTF-8 replaced. ResultsError
+    otherwise: `/dev/zero` (its size reads as 0) was read until memory ran out, and a FIFO
+    blocked forever."""
+    try:
+        data = read_inside(path, root or Path(os.sep))
+    except UnsafeInput as exc:
+        raise ResultsError(str(exc)) from None
+    except OSError as exc:
+        raise ResultsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return data.decode("utf-8", errors="replace")
 
 
 def parse_json(text: str, file: str) -> NcclRun:
@@ -97,11 +109,11 @@ def _int(value: Any) -> int | None:
 
 
 def _float(value: Any) -> float | None:
-    """A number; nccl-tests' "nan" string (and anything else) is None."""
+    """A finite number; nccl-tests' "nan" string, an infinity (and anything else) is None."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     number = float(value)
-    return None if math.isnan(number) else number
+    return number if math.isfinite(number) else None
 
 
 def _env(items: list[Any]) -> dict[str, str]:
@@ -197,12 +209,12 @@ def _header(run: NcclRun, line: str) -> None:
 
 
 def _number(token: str) -> float | None:
-    """A table number; `N/A` (unchecked) and anything unreadable are None."""
+    """A finite table number; `N/A` (unchecked), `nan`, `inf` and anything unreadable are None."""
     try:
         value = float(token)
     except ValueError:
         return None
-    return None if math.isnan(value) else value
+    return value if math.isfinite(value) else None
 
 
 def _text_row(tokens: list[str], file: str, number: int) -> NcclResult | None:

@@ -251,6 +251,80 @@ def test_a_hostile_bundle_file_is_read_bounded(
     assert expected in result.stderr
 
 
+def _bus_bw(rows: list[dict[str, Any]], value: Any) -> None:
+    for row in rows:
+        for side in ("out_of_place", "in_place"):
+            row[side]["bus_bw"] = value
+
+
+def _text_cut_before(data: dict[str, Any], size: int) -> str:
+    """The run as nccl-tests' text output, cut short before the row of `size` (no summary)."""
+    head = "#       size         count      type   redop    root     time   algbw   busbw  #wrong"
+    lines = [
+        f"#  Rank {d['rank']} Group 0 Pid 1 on {d['hostname']} device 0 [0000:19:00] GPU"
+        for d in data["config"]["devices"]
+    ]
+    lines.append(f"{head}     time   algbw   busbw  #wrong")
+    for r in data["results"]:
+        if r["size"] >= size:
+            break
+        o, i = r["out_of_place"], r["in_place"]
+        lines.append(
+            f"{r['size']} {r['count']} float sum -1 {o['time']} {o['alg_bw']} {o['bus_bw']} 0 "
+            f"{i['time']} {i['alg_bw']} {i['bus_bw']} 0"
+        )
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("hostile", "expected"),
+    [
+        (
+            "inf",
+            "BENCH002 not judged on gpu01, gpu02: missing a bus bandwidth at a size from 1 GiB",
+        ),
+        (
+            "nan",
+            "BENCH002 not judged on gpu01, gpu02: missing a bus bandwidth at a size from 1 GiB",
+        ),
+        (
+            "empty",
+            "BENCH002 not judged on gpu01, gpu02: missing a bus bandwidth at a size from 1 GiB",
+        ),
+        (
+            "cut",
+            "BENCH002 not judged on gpu01, gpu02: missing a bus bandwidth at a size from 1 GiB",
+        ),
+        ("text-no-env", "BENCH004 not judged on gpu01, gpu02: missing the run's environment"),
+    ],
+)
+def test_results_that_judge_nothing_are_incomplete_not_trusted(
+    healthy: tuple[Path, Verdict], tmp_path: Path, hostile: str, expected: str
+) -> None:
+    """Each of these was `trusted` (exit 0): an infinite bus bandwidth cleared the floor, and
+    a run cut short, measuring `nan` or nothing, or without its environment judged nothing."""
+    bundle = tmp_path / "bundle"
+    shutil.copytree(healthy[0], bundle)
+    (results,) = (bundle / "results").glob("*.json")
+    data = json.loads(results.read_text())
+    if hostile in ("inf", "nan"):
+        _bus_bw(data["results"], float(hostile) if hostile == "inf" else "nan")
+    elif hostile == "empty":
+        data["results"] = []
+    results.write_text(json.dumps(data))
+    if hostile in ("cut", "text-no-env"):
+        results.unlink()
+        cut = 1 << 30 if hostile == "cut" else 1 << 40
+        (bundle / "results" / "00-stdout.txt").write_text(_text_cut_before(data, cut))
+    if hostile == "text-no-env":
+        command = json.loads((bundle / "command.json").read_text())
+        del command["env"]
+        (bundle / "command.json").write_text(json.dumps(command))
+    code, out = judged(bundle)
+    assert code == 3 and out.endswith(f"{bundle}: incomplete\n")
+    assert f"cannot tell: results: {expected}" in out
+
+
 def test_a_lock_of_another_fabric_is_refused_before_anything_runs(tmp_path: Path) -> None:
     other = tmp_path / "other.json"
     mv = ROOT / "inventories" / "multivendor-pod"

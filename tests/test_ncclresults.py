@@ -116,3 +116,36 @@ def test_scrubbed_keeps_only_nccl_and_ucx_variables() -> None:
     assert kept["results"] == DOC["results"]
     assert scrubbed(TEXT) == TEXT
     assert "xyz" not in scrubbed('{"env": ["AWS_SECRET_ACCESS_KEY=xyz"], "results": [')
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "Infinity", "nan"])
+def test_a_number_that_is_not_finite_is_not_a_measurement(value: str) -> None:
+    """An infinite bus bandwidth would clear any floor (BENCH002) and break verdict.json."""
+    text = TEXT.replace("   92.00   92.00     N/A", f"   92.00   {value}     N/A")
+    row = parse_text(text, "r.txt").results[1]
+    assert row.out_of_place is not None and row.out_of_place.bus_bw is None
+    doc = json.dumps(DOC).replace('"bus_bw": 92.0', '"bus_bw": Infinity')
+    assert (side := parse_json(doc, "r.json").results[0].out_of_place) is not None
+    assert side.bus_bw is None
+
+
+def test_a_results_path_that_is_no_regular_file_is_refused_not_read(tmp_path: Path) -> None:
+    """/dev/zero (its size reads as 0) was read until memory ran out; a FIFO blocked forever."""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(ResultsError, match="not a regular file; refused"):
+            read_results(path)
+
+
+def test_a_bundle_results_link_outside_the_bundle_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text(TEXT)
+    bundle = tmp_path / "bundle"
+    (bundle / "results").mkdir(parents=True)
+    (bundle / "results" / "00-r.txt").symlink_to(outside)
+    with pytest.raises(ResultsError, match=r"outside .*links must stay inside it"):
+        read_results(bundle / "results" / "00-r.txt", root=bundle)
+    assert read_results(outside).results  # the same file named directly is read

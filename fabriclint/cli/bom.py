@@ -44,6 +44,19 @@ def _take(fabric: Path, snapshot: str | None) -> Taken:
         raise fail([str(exc)]) from None
 
 
+def _refuse_fabric_inputs(fabric: Path, out: Path | None) -> None:
+    """The lock must not replace what fabriclint reads: `--out FABRIC/intent.yaml` wrote the
+    lock over the intent (exit 0), one under FABRIC/snapshots/ over a collected output."""
+    if out is None or str(out) == "-":
+        return
+    path, root = out.resolve(), fabric.resolve()
+    names = ("inventory.yaml", "intent.yaml", "policy.yaml", "inventory-source.yaml")
+    if path in {root / n for n in names} or (root / "snapshots") in path.parents:
+        raise fail(
+            [f"{out}: a file of the fabric (its YAML or a snapshot): write the lock elsewhere"]
+        )
+
+
 @app.command("lock")
 def lock(
     fabric: Path = _FABRIC,
@@ -63,6 +76,7 @@ def lock(
     when a device could not be read: a lock must cover the whole fabric."""
     from fabriclint.bom import dumps
 
+    _refuse_fabric_inputs(fabric, out)
     taken = _take(fabric, snapshot)
     if taken.unreadable:
         for name, why in sorted(taken.unreadable.items()):

@@ -36,7 +36,8 @@ def trend(conn: Connection, fabric: str, nights: int) -> list[dict[str, Any]]:
 
 def finding_life(conn: Connection, fingerprint: str) -> dict[str, Any] | None:
     """A finding's row and every night that saw it (a fingerprint prefix of 8+ is enough)."""
-    query = select(findings).where(findings.c.fingerprint.startswith(fingerprint))
+    # autoescape: `%` and `_` are LIKE wildcards; `--finding ________` matched any finding
+    query = select(findings).where(findings.c.fingerprint.startswith(fingerprint, autoescape=True))
     rows = conn.execute(query).mappings().all()
     if len(rows) != 1:
         return None
@@ -53,7 +54,9 @@ def finding_life(conn: Connection, fingerprint: str) -> dict[str, Any] | None:
 
 def matching(conn: Connection, prefix: str) -> int:
     """How many findings a fingerprint prefix matches."""
-    query = select(findings.c.fingerprint).where(findings.c.fingerprint.startswith(prefix))
+    query = select(findings.c.fingerprint).where(
+        findings.c.fingerprint.startswith(prefix, autoescape=True)
+    )
     return len(conn.execute(query).all())
 
 

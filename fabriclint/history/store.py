@@ -108,7 +108,20 @@ def open_store(url: str, timeout: float = 60.0) -> Store:
     except DatabaseError as exc:  # sqlite: "file is not a database" (a stray or damaged file)
         store.dispose()
         raise HistoryError(f"{shown}: not a history database ({_first_line(exc.orig)})") from None
+    except _revision_errors() as exc:  # a revision no migration here knows: a newer fabriclint's
+        store.dispose()
+        raise HistoryError(
+            f"{shown}: a history of a schema this fabriclint does not know ({_first_line(exc)}): "
+            "written by a newer fabriclint? Upgrade it; the history is left as it was"
+        ) from None
     return store
+
+
+def _revision_errors() -> type[Exception]:
+    """What alembic raises for a database at a revision its scripts do not have."""
+    from alembic.util import CommandError
+
+    return CommandError
 
 
 def _engine(url: Any, timeout: float) -> Engine:

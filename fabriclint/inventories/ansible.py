@@ -22,6 +22,7 @@ from fabriclint.inventories.common import (
     SourceDevice,
     SourceError,
     SourceLink,
+    listed,
     merge_peers,
     peer_links,
 )
@@ -88,16 +89,17 @@ def _parse(text: str, where: str) -> Any:
     return data
 
 
-def _memberships(data: dict[str, Any]) -> dict[str, list[str]]:
-    """Host -> its groups, the nearest first, then their parents (never `all`/`ungrouped`)."""
+def _memberships(data: dict[str, Any], where: str) -> dict[str, list[str]]:
+    """Host -> its groups, the nearest first, then their parents (never `all`/`ungrouped`);
+    SourceError naming `where` for a group's `children` or `hosts` that is not a list."""
     parents: dict[str, list[str]] = {}
     direct: dict[str, list[str]] = {}
     for group, body in data.items():
         if group == "_meta" or not isinstance(body, dict):
             continue
-        for child in body.get("children") or []:
+        for child in listed(body.get("children"), f"{where}: group {group}: children"):
             parents.setdefault(str(child), []).append(group)
-        for host in body.get("hosts") or []:
+        for host in listed(body.get("hosts"), f"{where}: group {group}: hosts"):
             direct.setdefault(str(host), []).append(group)
     out: dict[str, list[str]] = {}
     for host, groups in direct.items():
@@ -119,7 +121,7 @@ def _word(value: Any) -> str | None:
 def from_list(data: dict[str, Any], where: str = "ansible-inventory") -> Imported:
     """Devices and links from `ansible-inventory --list` JSON."""
     hostvars = data.get("_meta", {}).get("hostvars") or {}
-    groups = _memberships(data)
+    groups = _memberships(data, where)
     devices: list[SourceDevice] = []
     links: list[SourceLink] = []
     peers: list[SourceDevice] = []

@@ -187,7 +187,8 @@ def _device(source: SourceDevice, platform: str, role: str, mapping: Mapping) ->
 def build(imported: Imported, mapping: Mapping, filters: Filters, name: str) -> Inventory:
     """The inventory: mapped and filtered devices, the links between kept devices (a cable to a
     device left out is added to `imported.skipped`). SourceError lists every device that has
-    no platform or role, or whose name cannot be a device name."""
+    no platform or role, whose name cannot be a device name, or that two records of the source
+    name (NetBox names are unique per site only: one would silently replace the other)."""
     from fabriclint.models.names import device_name_problem
 
     devices: dict[str, Device] = {}
@@ -203,6 +204,9 @@ def build(imported: Imported, mapping: Mapping, filters: Filters, name: str) -> 
             problems.append(f"device {source.name!r}: {why}")
             continue
         assert platform is not None and role is not None
+        if source.name in devices:
+            problems.append(f"device {source.name!r}: two devices of the source have this name")
+            continue
         devices[source.name] = _device(source, platform, role, mapping)
     if problems:
         raise SourceError(problems)
@@ -254,7 +258,7 @@ def peer_links(
     `fabriclint_peers: {local_port: "device:port"}`."""
     links: list[SourceLink] = []
     peers: list[SourceDevice] = []
-    for item in data.get("ethernet_interfaces") or []:
+    for item in listed(data.get("ethernet_interfaces"), f"{where}: ethernet_interfaces"):
         if not isinstance(item, dict):
             continue
         port, peer, peer_port = item.get("name"), item.get("peer"), item.get("peer_interface")
@@ -263,10 +267,23 @@ def peer_links(
             group = [str(item["peer_type"])] if item.get("peer_type") else []
             peers.append(SourceDevice(name=str(peer), platform=None, role=None, groups=group))
     declared = data.get("fabriclint_peers")
-    for port, end in (declared if isinstance(declared, dict) else {}).items():
+    if declared is not None and not isinstance(declared, dict):
+        raise SourceError(f"{where}: fabriclint_peers: not a mapping of port to 'device:port'")
+    for port, end in (declared or {}).items():
         if isinstance(end, str) and ":" in end:
             links.append(SourceLink(f"{device}:{port}", end, where))
     return links, peers
+
+
+def listed(value: Any, where: str, exit_code: int = 2) -> list[Any]:
+    """`value` when it is a list, [] when absent; SourceError naming `where` otherwise (a
+    number there was a TypeError, a string was read letter by letter). `exit_code` 3 for a
+    server's answer (the source could not be read), 2 for a file."""
+    if value is None or value == "":
+        return []
+    if not isinstance(value, list):
+        raise SourceError(f"{where}: not a list ({type(value).__name__})", exit_code)
+    return value
 
 
 def merge_peers(devices: list[SourceDevice], peers: list[SourceDevice]) -> list[SourceDevice]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fabriclint.inventories.common import Filters, Imported, SourceDevice, SourceLink
-from fabriclint.inventories.netbox import Api, _address, _params, _slug
+from fabriclint.inventories.common import Filters, Imported, SourceDevice, SourceLink, listed
+from fabriclint.inventories.netbox import Api, _address, _params, _record, _slug
 
 
 def nautobot_device(raw: dict[str, Any]) -> SourceDevice:
@@ -20,7 +20,8 @@ def nautobot_device(raw: dict[str, Any]) -> SourceDevice:
     word = None
     if isinstance(platform, dict):
         word = platform.get("network_driver") or platform.get("name")
-    tags = [t for t in (_slug(t, "name") for t in raw.get("tags") or []) if t]
+    listing = listed(raw.get("tags"), _record(raw, "tags"), 3)
+    tags = [t for t in (_slug(t, "name") for t in listing) if t]
     return SourceDevice(
         name=str(raw.get("name") or f"device-{raw.get('id')}"),
         platform=str(word) if word else None,

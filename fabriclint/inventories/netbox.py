@@ -11,19 +11,21 @@ never into a message: errors name the URL without its query and redact the token
 from __future__ import annotations
 
 import http.client
-import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
+from fabriclint.bounded import InputLimitError, json_loads
 from fabriclint.inventories.common import (
     Filters,
     Imported,
     SourceDevice,
     SourceError,
     SourceLink,
+    listed,
     shown_url,
 )
 
@@ -58,10 +60,7 @@ class Api:
             request.add_header("Authorization", f"Token {self.token}")
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                body = response.read(MAX_BODY + 1)
-            if len(body) > MAX_BODY:
-                message = f"{self._where(url)}: {self.product} page larger than {MAX_BODY} bytes"
-                raise SourceError(message, exit_code=3)
+                body = self._body(response, url)
         except urllib.error.HTTPError as exc:
             raise self._http_error(url, exc) from None
         except (ValueError, http.client.InvalidURL) as exc:  # a port that is not a number...
@@ -71,11 +70,34 @@ class Api:
             reason = getattr(exc, "reason", exc)
             message = f"{self._where(url)}: cannot reach {self.product}: {reason}"
             raise SourceError(self._redact(message), exit_code=3) from None
-        try:
-            return json.loads(body)
-        except ValueError:
+        try:  # bounded: a page nested without end was a RecursionError (an internal error)
+            return json_loads(body.decode("utf-8"))
+        except InputLimitError as exc:
+            message = f"{self._where(url)}: {self.product} answered JSON past a limit: {exc}"
+            raise SourceError(message, exit_code=3) from None
+        except ValueError:  # also UnicodeDecodeError
             message = f"{self._where(url)}: {self.product} answered something that is not JSON"
             raise SourceError(message, exit_code=3) from None
+
+    def _body(self, response: http.client.HTTPResponse, url: str) -> bytes:
+        """At most MAX_BODY bytes of one page, read within `timeout` seconds in all: the socket
+        timeout bounds one wait only, and a server that sends a byte at a time never hit it."""
+        deadline = time.monotonic() + self.timeout
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := response.read1(1 << 16):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_BODY:
+                message = f"{self._where(url)}: {self.product} page larger than {MAX_BODY} bytes"
+                raise SourceError(message, exit_code=3)
+            if time.monotonic() > deadline:
+                message = (
+                    f"{self._where(url)}: {self.product} did not send the page within "
+                    f"{self.timeout:g} s (an overloaded server or proxy?)"
+                )
+                raise SourceError(message, exit_code=3)
+        return b"".join(chunks)
 
     def _http_error(self, url: str, exc: urllib.error.HTTPError) -> SourceError:
         detail = _detail(exc)
@@ -108,24 +130,38 @@ class Api:
         query = urllib.parse.urlencode({**params, "limit": [str(PAGE)]}, doseq=True)
         url: str | None = f"{self.url.rstrip('/')}/api/{path}/?{query}"
         out: list[dict[str, Any]] = []
+        read: set[str] = set()
         for _ in range(MAX_PAGES):
             if url is None:
                 return out
+            read.add(url)
             page = self.get(url)
             if not isinstance(page, dict) or not isinstance(page.get("results"), list):
                 message = f"{self._where(url)}: not a {self.product} list (no 'results')"
                 raise SourceError(message, exit_code=3)
             out += [r for r in page["results"] if isinstance(r, dict)]
-            nxt = page.get("next")
-            url = self._same_origin(nxt) if isinstance(nxt, str) and nxt else None
-        raise SourceError(f"{self._where(path)}: more than {MAX_PAGES} pages", exit_code=3)
+            url = self._next(page.get("next"), read)
+        where = self._where(f"{self.url.rstrip('/')}/api/{path}/")
+        raise SourceError(f"{where}: more than {MAX_PAGES} pages", exit_code=3)
+
+    def _next(self, nxt: Any, read: set[str]) -> str | None:
+        """The next page's URL, None after the last; a `next` already read is a paging loop
+        (SourceError, exit 3), not 10,000 requests for the same records."""
+        if not isinstance(nxt, str) or not nxt:
+            return None
+        if nxt in read:
+            message = (
+                f"{self._where(nxt)}: {self.product}'s next page was already read (its pages loop)"
+            )
+            raise SourceError(message, exit_code=3)
+        return self._same_origin(nxt)
 
 
 def _detail(exc: urllib.error.HTTPError) -> str:
     """The server's reason: NetBox's `{"detail": ...}`, else the status text."""
     try:
-        data = json.loads(exc.read(2000) or b"{}")
-    except (ValueError, OSError):
+        data = json_loads((exc.read(2000) or b"{}").decode("utf-8"))
+    except (ValueError, OSError):  # InputLimitError and UnicodeDecodeError are ValueErrors
         data = {}
     detail = data.get("detail") if isinstance(data, dict) else None
     return " ".join(str(detail or exc.reason or "error").split())[:200]
@@ -148,9 +184,14 @@ def _address(device: dict[str, Any]) -> str | None:
     return None
 
 
+def _record(raw: dict[str, Any], key: str) -> str:
+    """How a field of a device record is named in a message: `device NAME (id N): key`."""
+    return f"device {raw.get('name')!s} (id {raw.get('id')!s}): {key}"
+
+
 def netbox_device(raw: dict[str, Any]) -> SourceDevice:
     """A NetBox 4.x device record as a SourceDevice (`role`; 3.x called it `device_role`)."""
-    tags = [t for t in (_slug(t) for t in raw.get("tags") or []) if t]
+    tags = [t for t in (_slug(t) for t in listed(raw.get("tags"), _record(raw, "tags"), 3)) if t]
     return SourceDevice(
         name=str(raw.get("name") or f"device-{raw.get('id')}"),
         platform=_slug(raw.get("platform")),
@@ -180,8 +221,8 @@ def cable_links(cable: dict[str, Any], names: dict[Any, str]) -> tuple[list[Sour
     i-th B end (NetBox keeps them in the order they were given), so a 1-to-4 breakout must list
     the four lanes (Ethernet1/1/1..4) on the switch side; unequal counts are reported."""
     label = f"cable {cable.get('id')}" + (f" ({cable['label']})" if cable.get("label") else "")
-    a_terms = cable.get("a_terminations") or []
-    b_terms = cable.get("b_terminations") or []
+    a_terms = listed(cable.get("a_terminations"), f"{label}: a_terminations", 3)
+    b_terms = listed(cable.get("b_terminations"), f"{label}: b_terminations", 3)
     a_ends = [_interface_end(t, names) for t in a_terms if isinstance(t, dict)]
     b_ends = [_interface_end(t, names) for t in b_terms if isinstance(t, dict)]
     if len(a_ends) != len(b_ends):

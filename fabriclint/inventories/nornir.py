@@ -16,6 +16,7 @@ from fabriclint.inventories.common import (
     SourceDevice,
     SourceError,
     SourceLink,
+    listed,
     merge_peers,
     peer_links,
 )
@@ -36,7 +37,7 @@ def _read(path: Path, required: bool) -> dict[str, Any]:
         return {}
     if not isinstance(doc.data, dict):
         raise SourceError(f"{path}:1:1: a SimpleInventory file is a mapping of names")
-    not_text = _not_text(doc)
+    not_text = _not_text(doc) + _not_shaped(doc)
     if not_text:
         raise SourceError(not_text)
     return {str(k): v if isinstance(v, dict) else {} for k, v in doc.data.items()}
@@ -60,18 +61,47 @@ def _not_text(doc: Any) -> list[str]:
     return out
 
 
-def _chain(entry: dict[str, Any], groups: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """The entry and its groups, depth first in order (Nornir's inheritance), once each."""
+SHAPED_KEYS = (
+    (("groups",), list, "a list of group names"),
+    (("data", "ethernet_interfaces"), list, "a list of interfaces"),
+    (("data", "fabriclint_peers"), dict, "a mapping of port to 'device:port'"),
+)
+"""Entry keys read as a list or a mapping: a number there was a TypeError (an internal error),
+a string was read letter by letter."""
+
+
+def _not_shaped(doc: Any) -> list[str]:
+    """`file:line:col: groups: not a list of group names` for each SHAPED_KEYS value that is not."""
+    out: list[str] = []
+    for name, entry in doc.data.items():
+        for path, kind, what in SHAPED_KEYS:
+            value: Any = entry
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            if value is not None and not isinstance(value, kind):
+                message = f"{'.'.join(path)}: not {what}"
+                out.append(str(doc.problem((name, *path), message, value=True)))
+    return out
+
+
+def _chain(
+    entry: dict[str, Any], groups: dict[str, dict[str, Any]], where: str
+) -> list[dict[str, Any]]:
+    """The entry and its groups, depth first in order (Nornir's inheritance), once each;
+    SourceError naming `where` for a `groups` that is not a list."""
     out: list[dict[str, Any]] = [entry]
     seen: set[str] = set()
-    stack = [str(g) for g in reversed(entry.get("groups") or [])]
+    stack = [str(g) for g in reversed(listed(entry.get("groups"), f"{where}: groups"))]
     while stack:
         name = stack.pop()
         if name in seen or name not in groups:
             continue
         seen.add(name)
         out.append(groups[name])
-        stack += [str(g) for g in reversed(groups[name].get("groups") or [])]
+        stack += [
+            str(g)
+            for g in reversed(listed(groups[name].get("groups"), f"{where}: group {name}: groups"))
+        ]
     return out
 
 
@@ -102,7 +132,7 @@ def read_nornir(folder: Path) -> Imported:
     links: list[SourceLink] = []
     peers: list[SourceDevice] = []
     for name, entry in hosts.items():
-        chain = [*_chain(entry, groups), defaults]
+        chain = [*_chain(entry, groups, f"{base / 'hosts.yaml'}: host {name}"), defaults]
         data = _merged_data(chain)
         tags = data.get("tags")
         platform, role = _lookup(chain, "platform"), data.get("fabriclint_role") or data.get("role")

@@ -55,7 +55,7 @@ BOX_W, BOX_H, GAP_X, TIER_H, ROW_H, MARGIN = 118, 36, 14, 110, 52, 24
 CELL, CELL_GAP = 14, 3
 COLORS = ("error", "warning", "info", "ok", "not-checked")
 
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _END = re.compile(r"([^\s:]+):([^\s,()]+)")
 _CABLE_OBJECT = ("link ", "cable ", "cables ")
 

@@ -104,7 +104,9 @@ class BusBandwidthFloor(Rule[Any]):
     measured on it a result about the fault. The floor is line rate x rails x efficiency: the
     lowest cabled RDMA port rate of the run's hosts (Gb/s / 8 = GB/s), times the cabled RDMA ports
     per host, times `efficiency_pct`; only sizes from `min_size_bytes` up are judged (small
-    messages are latency-bound). The best of out-of-place and in-place counts.
+    messages are latency-bound). The best of out-of-place and in-place counts. A results file
+    with no bus bandwidth at such a size (cut short, `-e` below it, `nan`) is a coverage gap,
+    never a pass.
     Options: `efficiency_pct` (default 80), `min_size_bytes` (default 1 GiB), `rails` (default:
     the cabled RDMA ports per host), `floor_gbytes` (a floor in GB/s that replaces the formula).
 
@@ -137,9 +139,9 @@ class BusBandwidthFloor(Rule[Any]):
             if floor is None:
                 continue
             gbytes, how = floor
-            for row in run.results:
-                bw = row.best_bus_bw()
-                if row.size >= self.options.min_size_bytes and bw is not None and bw < gbytes:
+            judged = self._judged(ctx, run)
+            for row, bw in judged:
+                if bw < gbytes:
                     message = (
                         f"{run.file}: bus bandwidth {bw:g} GB/s at {_size(row.size)} is below the "
                         f"floor {gbytes:g} GB/s ({how})"
@@ -148,6 +150,22 @@ class BusBandwidthFloor(Rule[Any]):
                         None, f"results size {row.size}", "bench.bus_bw", message,
                         expected=gbytes, actual=bw, source=row.source,
                     )  # fmt: skip
+
+    def _judged(self, ctx: Context, run: NcclRun) -> list[tuple[NcclResult, float]]:
+        """(row, best bus bandwidth) of each size judged; none (a run cut short, run with a
+        smaller `-e`, or `nan` at every such size) is recorded as a coverage gap, not a pass."""
+        judged = []
+        for row in run.results:
+            bw = row.best_bus_bw()
+            if row.size >= self.options.min_size_bytes and bw is not None:
+                judged.append((row, bw))
+        if not judged:
+            why = (
+                f"a bus bandwidth at a size from {_size(self.options.min_size_bytes)} in {run.file}"
+            )
+            for name in [h.name for h in run_hosts(ctx, run)] or ["(no host)"]:
+                ctx.skip(self.code, name, why)
+        return judged
 
     def _floor(self, ctx: Context, run: NcclRun) -> tuple[float, str] | None:
         """(GB/s, how it was computed), or None (recorded as a coverage gap) when unknown."""

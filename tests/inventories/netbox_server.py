@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +37,12 @@ class Data:
     """The host `next` links name (another one: a server pointing the client, and its token,
     elsewhere)."""
     requests: list[str] = field(default_factory=list)
+    raw_body: bytes | None = None
+    """Answer every request with these bytes (200), whatever they are."""
+    loop: bool = False
+    """Each page's `next` names the first page again (a server whose paging loops)."""
+    drip_s: float = 0.0
+    """Send each body byte by byte, this many seconds apart (a server that never finishes)."""
 
 
 def _nested(kind: str, ident: int, name: str, slug: str) -> dict[str, Any]:
@@ -207,12 +214,18 @@ class Handler(BaseHTTPRequestHandler):
         return
 
     def _send(self, code: int, body: Any) -> None:
-        raw = json.dumps(body).encode()
+        raw = json.dumps(body).encode() if self.data.raw_body is None else self.data.raw_body
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(raw)))
         self.end_headers()
-        self.wfile.write(raw)
+        if not self.data.drip_s:
+            self.wfile.write(raw)
+            return
+        for byte in raw:
+            self.wfile.write(bytes([byte]))
+            self.wfile.flush()
+            time.sleep(self.data.drip_s)
 
     def do_GET(self) -> None:
         self.data.requests.append(self.path)
@@ -242,7 +255,10 @@ class Handler(BaseHTTPRequestHandler):
         limit = self.data.max_page if limit == 0 or limit > self.data.max_page else limit
         offset = int(query.get("offset", ["0"])[0])
         nxt = None
-        if offset + limit < len(records):
+        if self.data.loop:
+            port = self.server.server_port  # type: ignore[attr-defined]
+            nxt = f"http://{self.data.next_host}:{port!s}{path}?limit={limit}&offset=0"
+        elif offset + limit < len(records):
             rest = {**query, "limit": [str(limit)], "offset": [str(offset + limit)]}
             port = self.server.server_port  # type: ignore[attr-defined]
             nxt = f"http://{self.data.next_host}:{port!s}{path}?{urllib.parse.urlencode(rest, doseq=True)}"

@@ -151,3 +151,17 @@ def test_fixed_clock_names_the_report_folder(fabric: Path) -> None:
     result = run_nightly(NightlyOptions(fabric_dir=fabric, snapshot="baseline", now=when))
     assert result.report_dir == fabric / "reports" / "20261201T020000Z-run1"
     assert (fabric / "reports" / "latest").resolve() == result.report_dir.resolve()
+
+
+def test_a_history_of_a_newer_schema_is_an_input_error_and_kept(fabric: Path) -> None:
+    """A revision no migration here knows was alembic's CommandError: an internal error."""
+    nightly(fabric, "--snapshot", "baseline")
+    database = fabric / ".fabriclint" / "history.sqlite"
+    with sqlite3.connect(database) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '0099_from_the_future'")
+    before = _dump(database)
+    code, _, err = nightly(fabric, "--snapshot", "broken")
+    assert code == 2 and "internal error" not in err
+    assert "a history of a schema this fabriclint does not know" in err
+    assert "'0099_from_the_future'" in err
+    assert _dump(database) == before

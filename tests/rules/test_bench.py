@@ -160,6 +160,49 @@ def test_no_environment_is_a_coverage_gap_not_a_pass() -> None:
     assert ctx.skipped_on("BENCH004") == {"gpu01", "gpu02"}
 
 
+def _bench002_skipped(runs: list[NcclRun]) -> set[str]:
+    """The hosts BENCH002 recorded as not judged over `runs`."""
+    from fabriclint.models.intent import Intent
+    from fabriclint.models.inventory import Device, Inventory, Link
+    from fabriclint.rules.base import Context
+    from fabriclint.rules.bench import BusBandwidthFloor
+
+    inv = Inventory(
+        name="t",
+        devices={s.name: Device(platform=s.platform, role=s.role or "leaf") for s in STATES},
+        links=[Link(a=a, b=b) for a, b in LINKS],
+    )
+    ctx = Context(inv, Intent.model_validate(ROCE_INTENT), {s.name: s for s in STATES})
+    ctx.memo[BENCH] = BenchRun(runs)
+    assert list(BusBandwidthFloor(BusBandwidthFloor.options_model()).check(ctx)) == []
+    return ctx.skipped_on("BENCH002")
+
+
+@pytest.mark.parametrize(
+    ("rows", "skipped"),
+    [
+        ({GIB: 92.0}, set()),  # judged and above the floor: a pass
+        ({1 << 26: 5.0, 1 << 29: 6.0}, {"gpu01", "gpu02"}),  # cut short (or -e 512M) before 1 GiB
+        ({}, {"gpu01", "gpu02"}),  # an empty results table
+    ],
+    ids=["judged", "cut-before-min-size", "no-rows"],
+)
+def test_bench002_without_a_large_size_is_a_gap_not_a_pass(
+    rows: dict[int, float], skipped: set[str]
+) -> None:
+    """A slow run cut before 1 GiB (or with no row at all) was trusted: nothing was judged."""
+    one = run(rows) if rows else run().model_copy(update={"results": []})
+    assert _bench002_skipped([one]) == skipped
+
+
+def test_bench002_a_size_without_bus_bandwidth_is_not_judged() -> None:
+    """`nan` (or `inf`, read as not shown) at every large size judges nothing."""
+    nan = run().model_copy(
+        update={"results": [NcclResult(size=GIB, out_of_place=NcclSide(), in_place=None)]}
+    )
+    assert _bench002_skipped([nan]) == {"gpu01", "gpu02"}
+
+
 def test_messages_say_what_to_set() -> None:
     from tests.rules.harness import run_case
 
