@@ -45,7 +45,8 @@ from fabriclint.collectors.device import Settings, collect_device
 from fabriclint.collectors.pool import GRACE, Job, Listener, run_jobs
 
 MIN_SHARD = 100
-"""Devices per collector process at least (a process costs ~1.5 s of CPU to start)."""
+"""Devices per collector process at least (a spawned process costs ~1 s of CPU to start, a
+forked one little: `start_method`)."""
 POOL_SLACK = 0.5
 """The pool cuts a device this long after its own budget, so the device reports first."""
 START_ALLOWANCE = 120.0
@@ -72,11 +73,12 @@ def device_job(collector: Collector, target: Target, settings: Settings, scrub: 
 def default_processes(devices: int) -> int:
     """Collector processes for `devices`: one per CPU, and one per MIN_SHARD devices at most.
 
-    One process needs ~11-18 ms of CPU per device (~4,000 devices per minute per core), so a
+    One process needs ~10-20 ms of CPU per device (~4,000 devices per minute per core), so a
     second one pays when a core is free for it: on 2 idle CPUs (benchmarks/collect_scale.py,
-    500 lab devices, the lab on the same cores) two processes took 8.95-9.34 s against
-    9.10-10.75 s for one; with the cores busy with other work one process was faster
-    (10.5-13.4 s against 8.8-9.8 s), which `--processes 1` chooses (docs/performance.md)."""
+    500 lab devices, the lab on the same cores) two spawned processes took 8.95-9.34 s against
+    9.10-10.75 s for one; with the cores busy with other work one spawned process was faster
+    (10.5-13.4 s against 8.8-9.8 s), and two forked ones about as fast (8.5-11.2 s against
+    8.1-11.6 s), which `--processes 1` chooses (docs/performance.md)."""
     cpus = os.cpu_count() or 1
     return max(1, min(cpus, devices // MIN_SHARD))
 
