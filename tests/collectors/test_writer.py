@@ -1,7 +1,9 @@
-"""SnapshotWriter's output files: the bytes of each output, whatever the write calls return."""
+"""SnapshotWriter's output files (the bytes of each output, whatever the write calls return), and
+the garbage collector's frozen objects around a collection."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -48,3 +50,21 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_the_collection_freezes_the_objects_before_it_and_hands_them_back() -> None:
+    from fabriclint.collectors.run import _frozen_gc
+
+    gc.unfreeze()  # an in-process CLI run freezes at its end: nothing frozen to begin with
+    with _frozen_gc():
+        frozen = gc.get_freeze_count()
+        assert frozen > 1000  # the modules, the run's inputs
+    assert gc.get_freeze_count() == 0
+    gc.freeze()  # a caller that froze its own objects keeps them frozen
+    try:
+        mine = gc.get_freeze_count()
+        with _frozen_gc():
+            assert gc.get_freeze_count() == mine
+        assert gc.get_freeze_count() == mine
+    finally:
+        gc.unfreeze()
