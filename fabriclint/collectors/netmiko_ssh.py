@@ -282,8 +282,10 @@ class ReadAhead(socket.socket):
     def recv(self, size: int, flags: int = 0) -> bytes:
         """Up to `size` bytes: the ones read ahead first, else from the kernel (blocking as the
         socket's timeout says; b"" at end of stream)."""
-        if flags:
+        if flags and not self._ahead:  # not how paramiko reads: the kernel's own call
             return super().recv(size, flags)
+        if flags & socket.MSG_PEEK:
+            return self._ahead[:size]
         if not self._ahead:
             data = super().recv(max(size, READ_AHEAD))
             if len(data) <= size:

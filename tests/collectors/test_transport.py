@@ -144,6 +144,22 @@ def test_read_ahead_serves_later_reads_without_a_system_call() -> None:
         right.close()
 
 
+def test_read_ahead_peeks_at_what_it_read_ahead() -> None:
+    left, right = socket.socketpair()
+    sock = ReadAhead(left)
+    try:
+        right.sendall(b"abcdef")
+        assert sock.recv(2) == b"ab"  # "cdef" read ahead
+        assert sock.recv(3, socket.MSG_PEEK) == b"cde"
+        assert sock.recv(10) == b"cdef"
+        right.sendall(b"gh")
+        assert sock.recv(1, socket.MSG_PEEK) == b"g"  # nothing ahead: the kernel's peek
+        assert sock.recv(10) == b"gh"
+    finally:
+        sock.close()
+        right.close()
+
+
 def _netmiko_normalize(text: str) -> str:
     """netmiko's own normalization, as `crlf_only` falls back to."""
     conn = importlib.import_module("netmiko.base_connection").BaseConnection
