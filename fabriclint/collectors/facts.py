@@ -56,6 +56,11 @@ def _eos_driver() -> Any:
     return EOSDriver("device", "", "", optional_args={"transport": "ssh"})
 
 
+def warm() -> None:
+    """Import napalm and build the EOS driver `eos_facts` copies, as the first switch would."""
+    _eos_driver()
+
+
 READERS: dict[str, Callable[[GuardedSession, Callable[[str], float]], str]] = {"eos": eos_facts}
 """Facts readers by napalm driver name."""
 

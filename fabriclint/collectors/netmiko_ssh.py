@@ -193,16 +193,47 @@ class NetmikoCollector:
                     handle.close()
 
 
+def warm_imports() -> None:
+    """Import what a session uses (netmiko's connection classes, paramiko), as `open` would
+    on the first device."""
+    importlib.import_module("netmiko")
+    importlib.import_module("netmiko.base_connection")
+
+
 def _open_shell(conn: Any, timeout: float) -> ShellChannel:
     """netmiko's connection (`establish_connection`: TCP, SSH, auth, an interactive shell on a
     511-column pty), then the prompt and terminal setup by pattern (not `session_preparation`)."""
     conn._modify_connection_params()
     conn.establish_connection()
     shell = ShellChannel(
-        conn.remote_conn, conn.normalize_linefeeds, conn.strip_ansi_escape_codes, conn.encoding
+        conn.remote_conn, _linefeeds(conn), conn.strip_ansi_escape_codes, conn.encoding
     )
     shell.start(conn.device_type, timeout)
     return shell
+
+
+def _linefeeds(conn: Any) -> Callable[[str], str]:
+    """netmiko's `normalize_linefeeds` for `conn`, without its two regex passes over each
+    output when every CR in it is part of a CR LF (what a tty sends): then the result is the
+    text with each CR LF made LF (`crlf_only`). Any other text, a driver with its own
+    normalization or another line end, gets netmiko's own."""
+    base = importlib.import_module("netmiko.base_connection").BaseConnection
+    normalize: Callable[[str], str] = conn.normalize_linefeeds
+    own = type(conn).normalize_linefeeds is not base.normalize_linefeeds
+    if own or conn.RESPONSE_RETURN != "\n":
+        return normalize
+    return functools.partial(crlf_only, fallback=normalize)
+
+
+def crlf_only(text: str, fallback: Callable[[str], str]) -> str:
+    """`fallback(text)` (netmiko's normalization: CR CR CR LF, CR CR LF, CR LF and LF CR to
+    LF, then any CR left to LF), computed without it when every CR is followed by a LF: then
+    each match of netmiko's pattern (CR LF, or LF CR before a LF) consumes one LF and gives
+    one, so its result is the text with every CR dropped."""
+    if "\r" not in text:
+        return text
+    plain = text.replace("\r\n", "\n")
+    return plain if "\r" not in plain else fallback(text)
 
 
 def _tune_transport(conn: Any) -> None:
@@ -223,10 +254,45 @@ def _tune_transport(conn: Any) -> None:
             address = (args["hostname"], args["port"])
             sock = socket.create_connection(address, timeout=args["timeout"])
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            args["sock"] = sock
+            args["sock"] = ReadAhead(sock)
         return args
 
     conn._connect_params_dict = with_socket
+
+
+READ_AHEAD = 1 << 16
+"""Bytes `ReadAhead` asks the kernel for at once (two full SSH packets of the 32 kB paramiko
+accepts, with their headers)."""
+
+
+class ReadAhead(socket.socket):
+    """The TCP socket paramiko reads, reading ahead: paramiko reads each packet in two calls
+    (its first block, then the rest, the exact sizes), each a `recv` system call that lets
+    the interpreter lock go and waits to take it back behind every other session's thread.
+    Here a `recv` takes what the kernel holds (up to READ_AHEAD) and later ones are served
+    from it: one system call per packet or fewer, the same bytes in the same order.
+    Everything else (timeouts, send, close) is the socket's own."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        timeout = sock.gettimeout()
+        super().__init__(sock.family, sock.type, sock.proto, fileno=sock.detach())
+        self.settimeout(timeout)
+        self._ahead = b""
+
+    def recv(self, size: int, flags: int = 0) -> bytes:
+        """Up to `size` bytes: the ones read ahead first, else from the kernel (blocking as the
+        socket's timeout says; b"" at end of stream)."""
+        if flags and not self._ahead:  # not how paramiko reads: the kernel's own call
+            return super().recv(size, flags)
+        if flags & socket.MSG_PEEK:
+            return self._ahead[:size]
+        if not self._ahead:
+            data = super().recv(max(size, READ_AHEAD))
+            if len(data) <= size:
+                return data
+            self._ahead = data
+        out, self._ahead = self._ahead[:size], self._ahead[size:]
+        return out
 
 
 def _aead_first(sock: Any, **kwargs: Any) -> Any:

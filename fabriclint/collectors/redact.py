@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from fabriclint.collectors.redaction.base import MARK
+from fabriclint.collectors.redaction.base import MARK, Rule
 from fabriclint.collectors.redaction.tables import rules_for
 
 __all__ = ["MARK", "redact"]
@@ -21,22 +21,31 @@ def redact(text: str, platform: str | None = None) -> str:
     `platform` is the inventory platform the text came from; None (or an unknown name) applies
     every platform's table.
     """
-    present = _present_words(text.lower(), platform)
-    for rule in rules_for(platform):
-        if any(present[word] for word in rule.words):
+    found = _found_words(text.lower(), platform)
+    if not found:  # every rule names words, one of which must be found for it to be tried
+        return text
+    for rule, words in _rules(platform):
+        if not found.isdisjoint(words):
             text = rule.apply(text)
     return text
 
 
-def _present_words(low: str, platform: str | None) -> dict[str, bool]:
+def _found_words(low: str, platform: str | None) -> set[str]:
     """Which of the prefilter words of `platform`'s rules occur in `low`, each searched for at
     most once: shortest first, and a word holding one found absent is absent unsearched
     (no `key` means no `key-string` and no `authentication-key`). A scan of a large output
     (a 60 kB `show interfaces`) per word was most of the redaction's time."""
-    present: dict[str, bool] = {}
+    found: set[str] = set()
     for word, parts in _word_order(platform):
-        present[word] = all(present[part] for part in parts) and word in low
-    return present
+        if found.issuperset(parts) and word in low:
+            found.add(word)
+    return found
+
+
+@functools.cache
+def _rules(platform: str | None) -> tuple[tuple[Rule, frozenset[str]], ...]:
+    """`platform`'s rules in order, each with its prefilter words."""
+    return tuple((rule, frozenset(rule.words)) for rule in rules_for(platform))
 
 
 @functools.cache

@@ -3,13 +3,14 @@ streamed back into the one snapshot.
 
 One collector process runs on about one core: its threads share one interpreter lock, and a
 device costs ~15 ms of its CPU (SSH handshake and packets in paramiko, pattern reads,
-redaction). `run_sharded` collects in this process and in worker processes (fresh
-interpreters: `spawn`, so no lock another thread of this process holds, e.g. the progress
-display's, is copied into one), each with its own thread pool. The devices are not split up
-front: a worker process takes ~1.5 s of CPU to start (importing netmiko, paramiko, napalm),
-so this process starts at once with every session the run allows, and a `Dispatcher` hands
-each process more devices as it has room, sharing the run's sessions (`workers`) evenly
-between the processes that have started. Every result goes to the same listener as it
+redaction). `run_sharded` collects in this process and in worker processes, each with its
+own thread pool: forked while this process runs no other thread (they share its imported
+modules), else fresh interpreters (`spawn`, so no lock another thread of this process holds,
+e.g. the progress display's, is copied into one): `start_method`. The devices are not split
+up front: a spawned worker process takes ~1 s of CPU to start (importing netmiko, paramiko,
+napalm), so this process starts at once with every session the run allows, and a
+`Dispatcher` hands each process more devices as it has room, sharing the run's sessions
+(`workers`) evenly between the processes that have started. Every result goes to the same listener as it
 arrives: the caller writes it into the one snapshot, exactly as with one process.
 
 What one process guarantees holds in every one: each runs the same `collect_device`
@@ -20,8 +21,8 @@ per-device time limits enforced by its own pool). Devices are handed out by endp
 cap holds across processes. A worker process that dies, or outlives every device's time limit,
 leaves no device unreported: the ones it had and did not report are failed (`command-failed`,
 an internal error), so the run is incomplete. A worker process ignores Ctrl-C; the parent
-stops the workers when it is interrupted. Credentials reach a worker process through its pipe,
-never a file.
+stops the workers when it is interrupted. Credentials reach a worker process through its pipe
+(spawned) or in the memory it was forked with, never a file.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from collections import deque
@@ -43,7 +45,8 @@ from fabriclint.collectors.device import Settings, collect_device
 from fabriclint.collectors.pool import GRACE, Job, Listener, run_jobs
 
 MIN_SHARD = 100
-"""Devices per collector process at least (a process costs ~1.5 s of CPU to start)."""
+"""Devices per collector process at least (a spawned process costs ~1 s of CPU to start, a
+forked one little: `start_method`)."""
 POOL_SLACK = 0.5
 """The pool cuts a device this long after its own budget, so the device reports first."""
 START_ALLOWANCE = 120.0
@@ -70,11 +73,12 @@ def device_job(collector: Collector, target: Target, settings: Settings, scrub: 
 def default_processes(devices: int) -> int:
     """Collector processes for `devices`: one per CPU, and one per MIN_SHARD devices at most.
 
-    One process needs ~11-18 ms of CPU per device (~4,000 devices per minute per core), so a
+    One process needs ~10-20 ms of CPU per device (~4,000 devices per minute per core), so a
     second one pays when a core is free for it: on 2 idle CPUs (benchmarks/collect_scale.py,
-    500 lab devices, the lab on the same cores) two processes took 8.95-9.34 s against
-    9.10-10.75 s for one; with the cores busy with other work one process was faster
-    (10.5-13.4 s against 8.8-9.8 s), which `--processes 1` chooses (docs/performance.md)."""
+    500 lab devices, the lab on the same cores) two spawned processes took 8.95-9.34 s against
+    9.10-10.75 s for one; with the cores busy with other work one spawned process was faster
+    (10.5-13.4 s against 8.8-9.8 s), and two forked ones about as fast (8.5-11.2 s against
+    8.1-11.6 s), which `--processes 1` chooses (docs/performance.md)."""
     cpus = os.cpu_count() or 1
     return max(1, min(cpus, devices // MIN_SHARD))
 
@@ -183,7 +187,9 @@ def run_sharded(
     processes; results by device name, each handed to `listener` (one call at a time)."""
     dispatcher = Dispatcher(targets, spec.workers)
     run = _Run(dispatcher, listener)
-    context = multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context(start_method())
+    if context.get_start_method() == "fork":
+        preload()
     inbox: Any = context.Queue()
     remotes = [_start(context, spec, index, inbox) for index in range(1, processes)]
     drain = threading.Thread(
@@ -321,6 +327,33 @@ class _Run:
         remote.held.clear()
 
 
+def start_method() -> str:
+    """How worker processes start: `fork` on Linux while this process runs no other thread,
+    else `spawn` (a fresh interpreter).
+
+    A spawned process imports netmiko, paramiko and napalm again: ~1 s of CPU each, ~2 ms per
+    device of a 500-device run, on the cores the sessions need. A forked one shares the
+    parent's imported modules. Forking is only safe before any other thread exists: a lock
+    another thread holds (the progress display's, a pool's) would stay locked in the child
+    forever. `run_sharded` starts its worker processes before any thread of its own, so the
+    check holds for all of them; with a progress bar on a terminal (its refresh thread) they
+    are spawned as before. macOS and Windows always spawn (fork is unsafe or absent there)."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+def preload() -> None:
+    """Import what a worker process collects with (netmiko's SSH connection, napalm's EOS
+    driver) before forking, so every child has them already: the parent needs them anyway
+    for its own sessions."""
+    from fabriclint.collectors.facts import warm
+    from fabriclint.collectors.netmiko_ssh import warm_imports
+
+    warm_imports()
+    warm()
+
+
 def _start(context: Any, spec: ShardSpec, index: int, inbox: Any) -> _Remote:
     work = context.Queue()
     own = ShardSpec(spec.settings, spec.policy, spec.scrub, spec.workers, spec.per_endpoint, index)
@@ -344,6 +377,9 @@ def collect_shard(spec: ShardSpec, work: Any, outbox: Any) -> None:
     netmiko collector, sending `ready`, every start and result, then `end`, to `outbox`.
     Ctrl-C is the parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a forked process has the parent's handlers; SIGTERM is the parent's to handle too, but
+    # a worker told to end by it ends (the CLI's handler would raise in the worker instead)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     from fabriclint.collectors.netmiko_ssh import NetmikoCollector
 
     if spec.policy.allow_legacy:

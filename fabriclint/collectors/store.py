@@ -68,12 +68,12 @@ class SnapshotWriter:
         check_device_name(result.name)  # validated with the inventory; a folder never a path
         entry = ManifestDevice(platform=result.platform, status=result.status, error=result.reason)
         if result.status == "ok":
-            folder = self.temp / result.name
-            folder.mkdir(exist_ok=True)
+            folder = os.path.join(self.temp, result.name)
+            os.makedirs(folder, exist_ok=True)
             for key, text in result.outputs.items():
                 filename = command_to_filename(key)
                 data = text.encode("utf-8")
-                (folder / filename).write_bytes(data)
+                _write(os.path.join(folder, filename), data)
                 entry.files[key] = filename
                 entry.sha256[filename] = sha256_of(data)
         self.entries[result.name] = entry
@@ -107,6 +107,19 @@ class SnapshotWriter:
         if self._lock is not None:
             _unlock(self._lock, self.target)
             self._lock = None
+
+
+def _write(path: str, data: bytes) -> None:
+    """`Path(path).write_bytes(data)` (created or truncated, the umask's mode) without the
+    pathlib objects and the buffered file around two system calls: ~6 files per device, every
+    one written on the run's own thread while the sessions wait for it."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 def _lock_path(target: Path) -> Path:

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import queue
+import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from fabriclint.collectors import shards
 from fabriclint.collectors.base import DeviceResult, SshPolicy, Target
 from fabriclint.collectors.credentials import Scrubber
 from fabriclint.collectors.device import Settings
@@ -37,11 +40,24 @@ def _snapshot(folder: Path) -> tuple[dict[str, Any], dict[str, bytes], dict[str,
     return manifest, files, {"devices": devices, "processes": record["processes"]}
 
 
-def test_several_processes_write_the_same_snapshot_as_one(tmp_path: Path) -> None:
+@pytest.mark.parametrize("method", ["spawn", "fork"])
+def test_several_processes_write_the_same_snapshot_as_one(
+    tmp_path: Path, method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the lab runs on a thread of this process, so `start_method` would spawn: fork is forced
+    # (the children never touch the lab's loop)
+    started: list[str] = []
+
+    def chosen() -> str:
+        started.append(method)
+        return method
+
+    monkeypatch.setattr(shards, "start_method", chosen)
     fabric = copy_fabric(tmp_path, "baseline")
     with lab_for(fabric / "snapshots" / "baseline", FAULTS) as lab:
         one = collect_from(lab, fabric, tmp_path / "one", processes=1, retries=0)
         three = collect_from(lab, fabric, tmp_path / "three", processes=3, retries=0)
+    assert started == [method]  # only the run with worker processes asked
     manifest1, files1, record1 = _snapshot(one.snapshot)
     manifest3, files3, record3 = _snapshot(three.snapshot)
     assert (record1.pop("processes"), record3.pop("processes")) == (1, 3)
@@ -60,6 +76,25 @@ def test_several_processes_write_the_same_snapshot_as_one(tmp_path: Path) -> Non
 
 def _target(name: str, host: str, port: int = 22) -> Target:
     return Target(name=name, platform="eos", host=host, port=port, username="u")
+
+
+def test_worker_processes_are_forked_only_while_no_other_thread_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "platform", "linux")
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert shards.start_method() == "spawn"  # a lock it holds would stay held in a child
+    finally:
+        release.set()
+        other.join()
+    # earlier tests may leave idle pool threads for a while: this thread alone is simulated
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert shards.start_method() == "fork"
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert shards.start_method() == "spawn"
 
 
 def test_every_endpoint_goes_to_one_process_whole() -> None:
