@@ -464,3 +464,51 @@ def test_more_inside_a_line_is_no_pager_prompt() -> None:
         "  description gpu01:ens1np0", "  description see --More-- in runbook"
     )
     assert unparseable(parse(NXOS, {**NXOS.outputs, "show running-config": config})) == []
+
+
+EOS_VXLAN = """\
+Vxlan1 is up, line protocol is up (connected)
+  Hardware is Vxlan
+  Source interface is Loopback1 and is active with 10.255.1.3
+  Listening on UDP port 4789
+  Replication/Flood Mode is headend with Flood List Source: EVPN
+  Remote MAC learning via EVPN
+  VNI mapping to VLANs
+  Static VLAN to VNI mapping is
+    [110, 10110]
+  Note: All Dynamic VLANs used by VCS are internal VLANs.
+        Use 'show vxlan vni' for details.
+  Static VRF to VNI mapping is not configured
+  Shared Router MAC is 0000.0000.0000
+"""
+
+NXOS_NVE = """\
+
+nve1 is up
+admin state is up,  Hardware: NVE
+  MTU 9216 bytes
+  Encapsulation VXLAN
+  Auto-mdix is turned off
+  RX
+    ucast: 0 pkts, 0 bytes - mcast: 0 pkts, 0 bytes
+  TX
+    ucast: 0 pkts, 0 bytes - mcast: 0 pkts, 0 bytes
+"""
+
+
+@pytest.mark.parametrize(
+    ("device", "cmd", "tail"),
+    [(EOS_DEV, "show interfaces", EOS_VXLAN), (NXOS, "show interface", NXOS_NVE)],
+    ids=["eos-vxlan1", "nxos-nve1"],
+)
+def test_a_whole_show_interface_ending_in_the_vxlan_tunnel_is_not_refused(
+    device: Device, cmd: str, tail: str
+) -> None:
+    """An EVPN leaf lists its VXLAN tunnel last, and that block prints no MTU line the parser
+    reads (EOS `Vxlan1`: none; NX-OS `nve1`: `MTU 9216 bytes` without BW): the output is whole.
+    A cut in the block before it is still refused."""
+    whole = device.outputs[cmd] + tail
+    assert unparseable(parse(device, {**device.outputs, cmd: whole})) == []
+    cut = upto(whole, "Full-duplex" if device is EOS_DEV else "Port mode is routed")
+    cut = cut.rsplit("MTU", 1)[0].rsplit("\n", 1)[0] + "\n"
+    assert any("MTU line" in m for _, _, m in unparseable(parse(device, {cmd: cut})))
