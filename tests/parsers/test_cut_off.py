@@ -512,3 +512,33 @@ def test_a_whole_show_interface_ending_in_the_vxlan_tunnel_is_not_refused(
     cut = upto(whole, "Full-duplex" if device is EOS_DEV else "Port mode is routed")
     cut = cut.rsplit("MTU", 1)[0].rsplit("\n", 1)[0] + "\n"
     assert any("MTU line" in m for _, _, m in unparseable(parse(device, {cmd: cut})))
+
+
+_BANNER = "    system:\n      hostname: rail04\n"
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        # a login banner (`nv set system message pre-login`), written as a block scalar
+        "      message:\n        pre-login: |\n          Authorized access only\n"
+        "          Every session is logged\n",
+        # a long string the YAML writer folded at 80 columns onto the next line
+        "      message:\n        pre-login: Authorized access only to this switch, every session"
+        " is\n          logged and reviewed\n",
+        # a comment typed after NVUE wrote the file
+        "# kept in git as fabric/rail04.yaml\n",
+    ],
+    ids=["block-scalar", "folded-scalar", "trailing-comment"],
+)
+def test_a_whole_nvue_document_ending_in_a_value_text_or_a_comment_is_not_refused(
+    tail: str,
+) -> None:
+    """The last line of a whole NVUE document may be text of a value, or a comment: neither is
+    a key cut mid-way. A key cut mid-way after the same text is still refused."""
+    assert NVUE.endswith(_BANNER)
+    whole = NVUE + tail
+    assert unparseable(parse(CUMULUS, {"nv config show -o yaml": whole})) == []
+    cut = whole + "      dns:\n        serv\n"
+    problems = unparseable(parse(CUMULUS, {"nv config show -o yaml": cut}))
+    assert [m for _, _, m in problems if "inside a key" in m], problems
