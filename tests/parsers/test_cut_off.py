@@ -542,3 +542,29 @@ def test_a_whole_nvue_document_ending_in_a_value_text_or_a_comment_is_not_refuse
     cut = whole + "      dns:\n        serv\n"
     problems = unparseable(parse(CUMULUS, {"nv config show -o yaml": cut}))
     assert [m for _, _, m in problems if "inside a key" in m], problems
+
+
+@pytest.mark.parametrize(
+    ("device", "head", "secret_line"),
+    [
+        (NXOS, NXOS_CONFIG.split("class-map", 1)[0], "username ops password 0 Hunter2Nexus role x"),
+        (
+            Device("eos", {}, ""),
+            "! Command: show running-config\n! device: rail01 (DCS-7060X5-64S, EOS-4.31.2F)\n!\n",
+            "username ops privilege 15 secret 0 Hunter2Arista",
+        ),
+    ],
+    ids=["nxos", "eos"],
+)
+def test_a_configuration_cut_after_a_secret_does_not_quote_it(
+    device: Device, head: str, secret_line: str
+) -> None:
+    """A running-config that stops at a line holding a secret (an imported snapshot or a
+    rendered config is not redacted) is refused at that line, and the message does not show
+    the line's text."""
+    text = head + secret_line + "\n"
+    problems = unparseable(parse(device, {"show running-config": text}))
+    stops = len(text.splitlines())
+    cut = [(line, m) for _, line, m in problems if "cut off" in m]
+    assert [line for line, _ in cut] == [stops], problems
+    assert all("Hunter2" not in m for _, _, m in problems), problems
