@@ -568,3 +568,16 @@ def test_a_configuration_cut_after_a_secret_does_not_quote_it(
     cut = [(line, m) for _, line, m in problems if "cut off" in m]
     assert [line for line, _ in cut] == [stops], problems
     assert all("Hunter2" not in m for _, _, m in problems), problems
+
+
+@pytest.mark.parametrize("layer", ["Unknown", "IB"])
+def test_an_ibstat_link_layer_the_kernel_or_libibumad_prints_is_no_cut(layer: str) -> None:
+    """ibstat prints the port's sysfs `link_layer`: `Unknown` from the kernel for a device of
+    no link layer, `IB` from libibumad where the file is absent; a whole value either way. A
+    value cut mid-word (`Unkn`) is still refused."""
+    whole = IBSTAT.rsplit("InfiniBand", 1)[0] + layer + "\n"
+    problems = unparseable(parse(IB_HOST, {**IB_HOST.outputs, "ibstat": whole}))
+    assert [m for _, _, m in problems if "truncated" in m] == [], problems
+    cut = IBSTAT.rsplit("InfiniBand", 1)[0] + layer[:-1] + "\n"
+    problems = unparseable(parse(IB_HOST, {**IB_HOST.outputs, "ibstat": cut}))
+    assert [m for _, _, m in problems if "link layer" in m], problems
