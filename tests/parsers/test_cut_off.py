@@ -581,3 +581,14 @@ def test_an_ibstat_link_layer_the_kernel_or_libibumad_prints_is_no_cut(layer: st
     cut = IBSTAT.rsplit("InfiniBand", 1)[0] + layer[:-1] + "\n"
     problems = unparseable(parse(IB_HOST, {**IB_HOST.outputs, "ibstat": cut}))
     assert [m for _, _, m in problems if "link layer" in m], problems
+
+
+def test_an_old_style_ibdev2netdev_is_whole() -> None:
+    """Old ibdev2netdev releases print `mlx5_0 port 1 <===> eth2`, with no `(State)`: a whole
+    output, not one cut before its state. A new-style line cut before its state is refused."""
+    old = IBDEV.replace(" ==> ", " <===> ").replace(" (Up)", "")
+    problems = unparseable(parse(ROCE_HOST, {**ROCE_HOST.outputs, "ibdev2netdev": old}))
+    assert problems == []
+    cut = old.splitlines(keepends=True)[0] + "mlx5_1 port 1 ==> ens2np0\n"
+    problems = unparseable(parse(ROCE_HOST, {**ROCE_HOST.outputs, "ibdev2netdev": cut}))
+    assert [line for _, line, m in problems if "truncated: line 2" in m] == [2], problems
