@@ -464,3 +464,131 @@ def test_more_inside_a_line_is_no_pager_prompt() -> None:
         "  description gpu01:ens1np0", "  description see --More-- in runbook"
     )
     assert unparseable(parse(NXOS, {**NXOS.outputs, "show running-config": config})) == []
+
+
+EOS_VXLAN = """\
+Vxlan1 is up, line protocol is up (connected)
+  Hardware is Vxlan
+  Source interface is Loopback1 and is active with 10.255.1.3
+  Listening on UDP port 4789
+  Replication/Flood Mode is headend with Flood List Source: EVPN
+  Remote MAC learning via EVPN
+  VNI mapping to VLANs
+  Static VLAN to VNI mapping is
+    [110, 10110]
+  Note: All Dynamic VLANs used by VCS are internal VLANs.
+        Use 'show vxlan vni' for details.
+  Static VRF to VNI mapping is not configured
+  Shared Router MAC is 0000.0000.0000
+"""
+
+NXOS_NVE = """\
+
+nve1 is up
+admin state is up,  Hardware: NVE
+  MTU 9216 bytes
+  Encapsulation VXLAN
+  Auto-mdix is turned off
+  RX
+    ucast: 0 pkts, 0 bytes - mcast: 0 pkts, 0 bytes
+  TX
+    ucast: 0 pkts, 0 bytes - mcast: 0 pkts, 0 bytes
+"""
+
+
+@pytest.mark.parametrize(
+    ("device", "cmd", "tail"),
+    [(EOS_DEV, "show interfaces", EOS_VXLAN), (NXOS, "show interface", NXOS_NVE)],
+    ids=["eos-vxlan1", "nxos-nve1"],
+)
+def test_a_whole_show_interface_ending_in_the_vxlan_tunnel_is_not_refused(
+    device: Device, cmd: str, tail: str
+) -> None:
+    """An EVPN leaf lists its VXLAN tunnel last, and that block prints no MTU line the parser
+    reads (EOS `Vxlan1`: none; NX-OS `nve1`: `MTU 9216 bytes` without BW): the output is whole.
+    A cut in the block before it is still refused."""
+    whole = device.outputs[cmd] + tail
+    assert unparseable(parse(device, {**device.outputs, cmd: whole})) == []
+    cut = upto(whole, "Full-duplex" if device is EOS_DEV else "Port mode is routed")
+    cut = cut.rsplit("MTU", 1)[0].rsplit("\n", 1)[0] + "\n"
+    assert any("MTU line" in m for _, _, m in unparseable(parse(device, {cmd: cut})))
+
+
+_BANNER = "    system:\n      hostname: rail04\n"
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        # a login banner (`nv set system message pre-login`), written as a block scalar
+        "      message:\n        pre-login: |\n          Authorized access only\n"
+        "          Every session is logged\n",
+        # a long string the YAML writer folded at 80 columns onto the next line
+        "      message:\n        pre-login: Authorized access only to this switch, every session"
+        " is\n          logged and reviewed\n",
+        # a comment typed after NVUE wrote the file
+        "# kept in git as fabric/rail04.yaml\n",
+    ],
+    ids=["block-scalar", "folded-scalar", "trailing-comment"],
+)
+def test_a_whole_nvue_document_ending_in_a_value_text_or_a_comment_is_not_refused(
+    tail: str,
+) -> None:
+    """The last line of a whole NVUE document may be text of a value, or a comment: neither is
+    a key cut mid-way. A key cut mid-way after the same text is still refused."""
+    assert NVUE.endswith(_BANNER)
+    whole = NVUE + tail
+    assert unparseable(parse(CUMULUS, {"nv config show -o yaml": whole})) == []
+    cut = whole + "      dns:\n        serv\n"
+    problems = unparseable(parse(CUMULUS, {"nv config show -o yaml": cut}))
+    assert [m for _, _, m in problems if "inside a key" in m], problems
+
+
+@pytest.mark.parametrize(
+    ("device", "head", "secret_line"),
+    [
+        (NXOS, NXOS_CONFIG.split("class-map", 1)[0], "username ops password 0 Hunter2Nexus role x"),
+        (
+            Device("eos", {}, ""),
+            "! Command: show running-config\n! device: rail01 (DCS-7060X5-64S, EOS-4.31.2F)\n!\n",
+            "username ops privilege 15 secret 0 Hunter2Arista",
+        ),
+    ],
+    ids=["nxos", "eos"],
+)
+def test_a_configuration_cut_after_a_secret_does_not_quote_it(
+    device: Device, head: str, secret_line: str
+) -> None:
+    """A running-config that stops at a line holding a secret (an imported snapshot or a
+    rendered config is not redacted) is refused at that line, and the message does not show
+    the line's text."""
+    text = head + secret_line + "\n"
+    problems = unparseable(parse(device, {"show running-config": text}))
+    stops = len(text.splitlines())
+    cut = [(line, m) for _, line, m in problems if "cut off" in m]
+    assert [line for line, _ in cut] == [stops], problems
+    assert all("Hunter2" not in m for _, _, m in problems), problems
+
+
+@pytest.mark.parametrize("layer", ["Unknown", "IB"])
+def test_an_ibstat_link_layer_the_kernel_or_libibumad_prints_is_no_cut(layer: str) -> None:
+    """ibstat prints the port's sysfs `link_layer`: `Unknown` from the kernel for a device of
+    no link layer, `IB` from libibumad where the file is absent; a whole value either way. A
+    value cut mid-word (`Unkn`) is still refused."""
+    whole = IBSTAT.rsplit("InfiniBand", 1)[0] + layer + "\n"
+    problems = unparseable(parse(IB_HOST, {**IB_HOST.outputs, "ibstat": whole}))
+    assert [m for _, _, m in problems if "truncated" in m] == [], problems
+    cut = IBSTAT.rsplit("InfiniBand", 1)[0] + layer[:-1] + "\n"
+    problems = unparseable(parse(IB_HOST, {**IB_HOST.outputs, "ibstat": cut}))
+    assert [m for _, _, m in problems if "link layer" in m], problems
+
+
+def test_an_old_style_ibdev2netdev_is_whole() -> None:
+    """Old ibdev2netdev releases print `mlx5_0 port 1 <===> eth2`, with no `(State)`: a whole
+    output, not one cut before its state. A new-style line cut before its state is refused."""
+    old = IBDEV.replace(" ==> ", " <===> ").replace(" (Up)", "")
+    problems = unparseable(parse(ROCE_HOST, {**ROCE_HOST.outputs, "ibdev2netdev": old}))
+    assert problems == []
+    cut = old.splitlines(keepends=True)[0] + "mlx5_1 port 1 ==> ens2np0\n"
+    problems = unparseable(parse(ROCE_HOST, {**ROCE_HOST.outputs, "ibdev2netdev": cut}))
+    assert [line for _, line, m in problems if "truncated: line 2" in m] == [2], problems

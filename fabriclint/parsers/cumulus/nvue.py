@@ -6,8 +6,10 @@ YAML, so the NVUE-written document (its first line `- header:`) is judged by its
 writes every leaf as `key: value` (an empty container as `{}`, never a bare `key:`) and always a
 `- set:` item after the header. A last line that is a bare `key:` (its children were cut), that
 holds no `: ` (cut inside a key), or a header with no `- set:` item is a cut: PARSE003 at that
-line. A cut right after a whole `key: value` line, or inside a value (`mtu: 91`), leaves a valid
-document of the same shape and cannot be told. JSON (`-o json`) cut short is invalid JSON.
+line. The text of a value (a `key: |` block scalar, a long string folded onto the next line)
+and YAML comments are not lines of keys and are not judged so. A cut right after a whole
+`key: value` line, or inside a value (`mtu: 91`), leaves a valid document of the same shape and
+cannot be told. JSON (`-o json`) cut short is invalid JSON.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from fabriclint.parsers.cumulus.text import load
 from fabriclint.parsers.cumulus.tokens import expand_ports, on_off, speed_mbps, to_int
 from fabriclint.parsers.cumulus.tree import Item
 from fabriclint.parsers.kit.vlans import Vlans
-from fabriclint.parsers.kit.whole import last_line
 
 # Top-level keys of an NVUE configuration tree (any one makes a mapping look like NVUE).
 TOP_KEYS = frozenset(
@@ -81,14 +82,41 @@ def _cut_at(text: str) -> tuple[int, str] | None:
     """(line, why) when an NVUE-written YAML document stops where no whole one can; else None."""
     if not text.lstrip("\ufeff \t\r\n").startswith(_HEADER):
         return None
-    number, line = last_line(text)
+    rows = text.splitlines()
+    number, line = _last_entry(rows)
     shown = line.strip()[:60]
-    if not any(row.startswith(("- set:", "- unset:")) for row in text.splitlines()):
+    if not any(row.startswith(("- set:", "- unset:")) for row in rows):
         return number, f"no '- set:' item after the header (stops at line {number}, {shown!r})"
-    if _LEAF.search(line.strip().removeprefix("- ")) is None:
+    if _LEAF.search(line.strip().removeprefix("- ")) is None and not _in_value(rows, number):
         why = "a key without its value" if shown.endswith(":") else "a line cut inside a key"
         return number, f"line {number} ({shown!r}) is {why}; NVUE writes `key: value` leaves"
     return None
+
+
+def _last_entry(rows: list[str]) -> tuple[int, str]:
+    """(1-based number, text) of the last line that is neither blank nor a YAML comment (a
+    comment added after NVUE wrote the file says nothing about a cut); (1, "") for none."""
+    for number in range(len(rows), 0, -1):
+        body = rows[number - 1].strip()
+        if body and not body.startswith("#"):
+            return number, rows[number - 1]
+    return 1, ""
+
+
+def _indent(row: str) -> int:
+    return len(row) - len(row.lstrip(" "))
+
+
+def _in_value(rows: list[str], number: int) -> bool:
+    """True when line `number` continues the value of the nearest less-indented line above it
+    (a `key: |` block scalar, or a long plain scalar that the YAML writer folded at 80
+    columns): that line already holds a value, so this one is text of it, not a key."""
+    depth = _indent(rows[number - 1])
+    for row in reversed(rows[: number - 1]):
+        body = row.strip()
+        if body and not body.startswith("#") and _indent(row) < depth:
+            return _LEAF.search(body.removeprefix("- ")) is not None
+    return False
 
 
 def _set_trees(draft: Draft, file: str, root: Item | None) -> list[Item] | None:

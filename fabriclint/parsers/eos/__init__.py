@@ -87,16 +87,24 @@ def _cut_off(raw: RawDevice) -> InputProblem | None:
     return cut_before(config, RUNNING_CONFIG, (_DEVICE_HEADER,), "end", expects)
 
 
+_NO_MTU_LINE = ("Vxlan",)
+"""Interfaces whose `show interfaces` block holds no MTU line when whole."""
+
+
 def _show_cut(raw: RawDevice, shown: Mapping[str, ShownInterface]) -> InputProblem | None:
     """`show interfaces` cut short: its last block unfinished (kit/whole.py `port_blocks_cut`).
     A cut between two whole blocks is not told: the running-config's ports are no measure, as
-    a `show interfaces` may list some of them only (`show interfaces Ethernet1-4`)."""
+    a `show interfaces` may list some of them only (`show interfaces Ethernet1-4`). A VXLAN
+    tunnel interface prints no MTU line (`Vxlan1 is up ...`, `Hardware is Vxlan`, then its VNI
+    maps: EOS VXLAN guide, `show interfaces vxlan`), and EOS lists it last: its block is no
+    measure either."""
     show = raw.outputs.get(SHOW_INTERFACES)
     if show is None or not shown:
         return None
     name, last = max(shown.items(), key=lambda item: item[1].source.line or 0)
     at_end = is_header(last_line(show.text)[1])
-    return port_blocks_cut(show, SHOW_INTERFACES, (name, last.mtu is not None), at_end)
+    has_mtu = last.mtu is not None or name.startswith(_NO_MTU_LINE)
+    return port_blocks_cut(show, SHOW_INTERFACES, (name, has_mtu), at_end)
 
 
 def _show_problem(raw: RawDevice, shown: Mapping[str, object]) -> InputProblem | None:

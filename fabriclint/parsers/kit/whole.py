@@ -33,13 +33,14 @@ def last_line(text: str) -> tuple[int, str]:
     return 1, ""
 
 
-def stops(output: RawOutput, cmd: str, expects: str) -> InputProblem:
+def stops(output: RawOutput, cmd: str, expects: str, quote: bool = True) -> InputProblem:
     """The problem "'cmd' is cut off: EXPECTS, this one stops at line N ('...')", located at the
-    output's last non-blank line."""
+    output's last non-blank line. `quote` False leaves the line's text out: the last line of a
+    configuration may be one holding a secret (`username ops secret 0 ...`), and the text of
+    a snapshot that was imported or of a rendered config was never redacted."""
     number, line = last_line(output.text)
-    message = (
-        f"'{cmd}' is cut off: {expects}, this one stops at line {number} ({line.strip()[:60]!r})"
-    )
+    shown = f" ({line.strip()[:60]!r})" if quote else ""
+    message = f"'{cmd}' is cut off: {expects}, this one stops at line {number}{shown}"
     return InputProblem(kind="unparseable", message=message, source=source_at(output.file, number))
 
 
@@ -51,12 +52,12 @@ def cut_before(
     (EOS `end`, NX-OS `line vty`), was cut off before it; None otherwise. A text without the
     header (a rendered config, a fragment) is not judged: nothing says it should hold the
     marker. Lines after the marker are allowed (someone edited the file after the device wrote
-    it)."""
+    it). The message names the line the configuration stops at, not its text (`stops`)."""
     if output is None or not has_header(output.text, header):
         return None
     if marker in (line.rstrip() for line in output.text.splitlines()):
         return None
-    return stops(output, cmd, expects)
+    return stops(output, cmd, expects, quote=False)
 
 
 def has_header(text: str, header: tuple[str, ...]) -> bool:

@@ -48,8 +48,11 @@ _IBSTAT_FIELDS = {  # RdmaPort field -> ibstat port key
     "link_layer": "Link layer",
 }
 
-LINK_LAYERS = frozenset({"InfiniBand", "Ethernet"})
-"""What ibstat prints as a port's `Link layer` (infiniband-diags `ibstat.c`)."""
+LINK_LAYERS = frozenset({"InfiniBand", "Ethernet", "Unknown", "IB"})
+"""What ibstat prints as a port's `Link layer` (infiniband-diags `ibstat.c` prints the port's
+sysfs `link_layer`: the kernel writes `InfiniBand`, `Ethernet` or `Unknown` (a device of no
+link layer, as AWS EFA), and libibumad puts `IB` where the file is absent). None is the start
+of another, so a value cut mid-word is still none of them."""
 
 Sourced = tuple[Hca, Text]
 """An HCA block and the output it was read from."""

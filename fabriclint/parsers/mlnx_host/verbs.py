@@ -98,9 +98,11 @@ def parse_ibdev2netdev(text: Text, log: Log) -> list[NetdevLink]:
 
 
 def _check_last_link(text: Text, last: NetdevLink, log: Log) -> None:
-    """ibdev2netdev prints only link lines, each `==>` one ending in the netdev's `(State)`."""
+    """ibdev2netdev prints only link lines, each `==>` one ending in the netdev's `(State)`; an
+    old-style `<===>` line has no state (and holds `==>` within its arrow)."""
     number, line = last_line("\n".join(text.lines))
-    if number == last.line and ("==>" not in line or _STATE_SUFFIX.search(line)):
+    new_style = "==>" in line.replace("<===>", "")
+    if number == last.line and (not new_style or _STATE_SUFFIX.search(line)):
         return
     log.unparseable(text, f"output truncated: line {number} ({line.strip()[:60]!r})", number)
 

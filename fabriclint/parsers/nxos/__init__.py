@@ -36,6 +36,8 @@ _SHOW_ALIASES = (SHOW_INTERFACE, "show interfaces")
 _HEADER = ("!Command: show running-config", "!Running configuration last done at:")
 """The head of the device's own output (NX-OS 9.2+); `!Time:` follows."""
 _EXPECTS = "the device prints 'line vty' after its interfaces"
+_NO_MTU_LINE = ("nve",)
+"""Interfaces whose `show interface` block holds no MTU line nxos/show.py reads, when whole."""
 
 
 @never_raises("nxos", "NX-OS")
@@ -71,12 +73,16 @@ def parse(raw: RawDevice) -> DeviceState:
 def _show_cut(
     show: RawOutput, key: str, shown: Mapping[str, ShownInterface]
 ) -> InputProblem | None:
-    """`show interface` cut short: its last block unfinished (kit/whole.py `port_blocks_cut`)."""
+    """`show interface` cut short: its last block unfinished (kit/whole.py `port_blocks_cut`).
+    The VXLAN `nve1` block prints `MTU 9216 bytes` with no `BW` (`show interface nve 1`, Cisco
+    Nexus 9000 VXLAN configuration guide), which nxos/show.py does not read as an MTU line: its
+    block is no measure of a cut."""
     if not shown:
         return None
     name, last = max(shown.items(), key=lambda item: item[1].source.line or 0)
     at_end = is_header(last_line(show.text)[1])
-    return port_blocks_cut(show, key, (name, last.mtu is not None), at_end)
+    has_mtu = last.mtu is not None or name.startswith(_NO_MTU_LINE)
+    return port_blocks_cut(show, key, (name, has_mtu), at_end)
 
 
 def _not_nxos(draft: Draft, text: str) -> InputProblem | None:
