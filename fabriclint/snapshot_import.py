@@ -215,11 +215,17 @@ def import_outputs(source: Path, platform_of: PlatformMap) -> Imported:
     return found
 
 
+def _hidden(relative: Path) -> bool:
+    """True when a part of `relative` (a path inside a device folder) starts with a dot."""
+    return any(part.startswith(".") for part in relative.parts)
+
+
 def _import_folder(found: Imported, folder: Path, root: Path, platform_of: PlatformMap) -> None:
     from fabriclint.models.names import device_name_problem
 
     platform = platform_of.get(folder.name)
-    entries = [p for p in folder.rglob("*") if not p.name.startswith(".")]
+    # hidden at any depth (`.git/config`, an editor's `.swp`): not an output, as at the top level
+    entries = [p for p in folder.rglob("*") if not _hidden(p.relative_to(folder))]
     for path in entries:
         _refuse_special(path, root)
     files = sorted(p for p in entries if p.is_file())

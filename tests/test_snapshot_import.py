@@ -194,3 +194,25 @@ def test_an_entry_that_is_no_regular_file_refuses_the_import(
     assert code == 2, text
     assert f"{outputs / where}: {kind}, not a regular file; refused" in " ".join(text.split())
     assert not out.exists()
+
+
+def test_files_inside_a_hidden_folder_of_a_device_are_not_outputs(tmp_path: Path) -> None:
+    """A device folder that is a git checkout (or holds an editor's hidden folder) imports its
+    outputs only: `.git/config` was imported as an output of the device, and a FIFO inside
+    `.git/` refused the whole import."""
+    outputs = tmp_path / "outputs"
+    (outputs / "leaf01" / ".git" / "hooks").mkdir(parents=True)
+    baseline = FABRIC / "snapshots" / "baseline"
+    shutil.copy(
+        baseline / "leaf01" / "show_running-config.txt",
+        outputs / "leaf01" / "show_running-config.txt",
+    )
+    (outputs / "leaf01" / ".git" / "config").write_text("[core]\n\tbare = false\n")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(outputs / "leaf01" / ".git" / "hooks" / "pipe")
+    out = tmp_path / "snap"
+    code, text = invoke("snapshot", "import", str(outputs), "-p", "leaf*=eos", "--out", str(out))
+    assert code == 0, text
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert list(manifest["devices"]["leaf01"]["files"]) == ["show running-config"]
+    assert not any(p.name == "config" for p in (out / "leaf01").rglob("*"))
