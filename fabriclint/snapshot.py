@@ -136,17 +136,30 @@ def atomic_write(path: Path, data: str) -> None:
     anything but a regular file or a missing one is refused (see write_target)."""
     target = write_target(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    tmp = write_temp(target, data)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_temp(target: Path, data: str) -> Path:
+    """`data` in a new temporary file beside `target` (`.NAME.XXXX.tmp`), written, flushed to
+    disk and given an ordinary file's mode: ready to be renamed over `target`. Nothing is left
+    behind when it fails."""
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    tmp = Path(name)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
-        os.replace(tmp, target)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+    return tmp
 
 
 def _umask() -> int:

@@ -15,19 +15,14 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from fabriclint.snapshot import write_temp
 
 
 class DeliveryError(Exception):
     """A report, `latest` or the metrics could not be written: the night is not recorded."""
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
 
 
 def _replaceable(path: Path) -> Path:
@@ -65,18 +60,10 @@ class Staged:
         target = _replaceable(path)
         try:
             self._folder(target.parent)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+            tmp = write_temp(target, data)
         except OSError as exc:
             raise DeliveryError(f"{path}: cannot write: {exc.strerror or exc}") from None
-        self.moves.append((Path(tmp), target))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
-        except OSError as exc:
-            raise DeliveryError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        self.moves.append((tmp, target))
 
     def link(self, link: Path, name: str) -> None:
         """Stage `link` as a symlink to the sibling `name` (a file naming it where symlinks
