@@ -188,6 +188,7 @@ def load(opts: CheckOptions) -> Loaded:
         cli_ignore=opts.ignore,
         cli_extend_select=opts.extend_select,
     )
+    require_rules(fabric, selection, opts)
     return Loaded(
         opts=opts,
         fabric=fabric,
@@ -197,6 +198,63 @@ def load(opts: CheckOptions) -> Loaded:
         baseline=read_baseline(opts.baseline) if opts.baseline is not None else None,
         fail_on=opts.fail_on or fabric.policy.fail_on or "error",
     )
+
+
+_CHECKED_STAGES = ("rules", "drift")
+"""The stages whose rules judge the devices (SUP judges suppressions, INTERNAL001 fabriclint)."""
+
+
+def require_rules(fabric: Fabric, selection: Selection, opts: CheckOptions) -> None:
+    """A selection that leaves no rule to judge this fabric is a usage error, never a clean
+    run: `ignore: [ALL]`, `select: []`, `--select BENCH` (rules `check` feeds nothing), or only
+    rules for device kinds the fabric lacks (`--select IB` on RoCE) would check nothing."""
+    if opts.rules is None and any(selection.selected(s.code) for s in fabric.policy.site_rules):
+        return
+    chosen = [
+        rule
+        for rule in (ALL_RULES if opts.rules is None else opts.rules)
+        if rule.stage in _CHECKED_STAGES and selection.selected(rule.code)
+    ]
+    runnable = [rule for rule in chosen if rule.command is None]
+    kinds = {platforms.kind_of(d.platform) for d in fabric.inventory.devices.values()}
+    if any(rule.kinds is None or rule.kinds & kinds for rule in runnable):
+        return
+    origin = selection_origin(fabric, opts)
+    if not chosen:
+        raise UsageError(f"{origin}: the rule selection leaves no rule to run: nothing to check")
+    if not runnable:
+        commands = " and ".join(sorted({f"`fabriclint {r.command}`" for r in chosen}))
+        raise UsageError(
+            f"{origin}: the rules selected judge only {commands} runs: nothing to check"
+        )
+    wanted = ", ".join(sorted({k for r in runnable for k in r.kinds or ()}))
+    raise UsageError(
+        f"{origin}: the rules selected judge only {wanted} devices and "
+        f"{fabric.inventory.name} has none (its kinds: {', '.join(sorted(kinds)) or 'none'}): "
+        "nothing to check"
+    )
+
+
+def selection_origin(fabric: Fabric, opts: CheckOptions) -> str:
+    """Where the rule selection came from: the command-line options that decide it, else the
+    policy file and the line of its `select` (or `ignore`) key."""
+    given = [
+        ("--select", opts.select),
+        ("--extend-select", opts.extend_select),
+        ("--ignore", opts.ignore),
+    ]
+    flags = [f"{flag} {','.join(codes) or '(none)'}" for flag, codes in given if codes]
+    if opts.select == []:
+        flags.insert(0, "--select (none)")
+    if opts.select is not None:
+        return " ".join(flags)
+    doc = fabric.docs.get("policy")
+    file = display_path(fabric.root / "policy.yaml")
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    key = next((k for k in ("select", "ignore", "extend_select") if k in data), None)
+    if doc is None or key is None:  # the policy says nothing of the selection: the CLI does
+        return " ".join(flags) or file
+    return " ".join([f"{file}:{doc.where((key,))[0]}", *flags])
 
 
 def find_snapshot(fabric: Fabric, opts: CheckOptions, lazy: bool = False) -> Snapshot:

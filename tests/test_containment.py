@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fabriclint.cli.app import app
-from fabriclint.engine import CheckOptions, ExitCode, run_check
+from fabriclint.engine import CheckOptions, ExitCode, UsageError, run_check
 from fabriclint.models.finding import Finding
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.registry import ALL_RULES
@@ -62,17 +62,17 @@ def test_a_failing_rule_is_internal001_and_the_other_rules_still_report() -> Non
 
 
 def test_internal001_cannot_be_ignored_away() -> None:
-    result = run_check(
-        CheckOptions(
-            fabric_dir=POD,
-            snapshot="baseline",
-            ignore=["INTERNAL001", "PFC002"],
-            rules=[Exploding],
-            select=["PFC002"],
+    # PFC002 is ignored, so no rule would run at all: refused (exit 2), never a clean pass.
+    with pytest.raises(UsageError, match="leaves no rule to run"):
+        run_check(
+            CheckOptions(
+                fabric_dir=POD,
+                snapshot="baseline",
+                ignore=["INTERNAL001", "PFC002"],
+                rules=[Exploding],
+                select=["PFC002"],
+            )
         )
-    )
-    # PFC002 is ignored, so the exploding rule never runs: nothing failed, nothing to report.
-    assert result.exit_code == ExitCode.OK
     result = run_check(
         CheckOptions(fabric_dir=POD, snapshot="baseline", ignore=["INTERNAL001"], rules=[Exploding])
     )

@@ -57,6 +57,7 @@ def diff(
     """Semantic diff: exit 0 when the change introduces no failing finding, 1 when it does,
     2 on input errors, 3 when either side is incomplete."""
     from fabriclint.diffrun import DiffInputError, run_diff
+    from fabriclint.engine import UsageError
     from fabriclint.loaders.fabric import FabricError
     from fabriclint.snapshot import SnapshotError
 
@@ -69,7 +70,7 @@ def diff(
         text, code = run_diff(before, after, root, configs, fmt.value)
     except FabricError as exc:
         raise fail(exc.problems) from None
-    except (SnapshotError, DiffInputError) as exc:
+    except (SnapshotError, DiffInputError, UsageError) as exc:
         raise fail([str(exc)]) from None
     emit(text, output, announce=None)
     raise typer.Exit(code)

@@ -98,6 +98,7 @@ def open_store(url: str, timeout: float = 60.0) -> Store:
     shown = parsed.render_as_string(hide_password=True)
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise HistoryError(f"{shown}: only sqlite and postgresql histories are supported")
+    _refuse_empty_file(parsed)
     try:
         engine = _engine(parsed, timeout)
     except (ImportError, SQLAlchemyError) as exc:
@@ -115,6 +116,31 @@ def open_store(url: str, timeout: float = 60.0) -> Store:
             "written by a newer fabriclint? Upgrade it; the history is left as it was"
         ) from None
     return store
+
+
+_SQLITE_HEADER = 100
+"""Bytes of an SQLite file header: sqlite opens a shorter file as a new, empty database (and a
+0-byte one always), so such a file would silently become an empty history."""
+
+
+def _refuse_empty_file(url: Any) -> None:
+    """A missing SQLite file is a new history (created); an existing empty one is not: sqlite
+    would take it for an empty database and the night would start a new history over a lost
+    one (a truncated copy, a full disk, `> history.sqlite`). fabriclint's own file is never
+    that short past its creation (WAL mode writes a 4 KiB page at once): HistoryError, and the
+    file is left as it is."""
+    database = url.database if url.get_backend_name() == "sqlite" else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    size = path.stat().st_size if path.is_file() else None
+    if size is None or size >= _SQLITE_HEADER:
+        return
+    what = "an empty file (0 bytes)" if size == 0 else f"a file of {size} bytes (truncated)"
+    raise HistoryError(
+        f"{path}: {what}, not a history: the nights recorded there are lost; nothing "
+        "recorded. Restore it from a backup, or delete it to start a new history"
+    )
 
 
 def _revision_errors() -> type[Exception]:

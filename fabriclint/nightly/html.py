@@ -9,8 +9,9 @@ carries data-* attributes (device, family, severity, count) that tests and tools
 from __future__ import annotations
 
 import json
-from html import escape
 from typing import Any
+
+from fabriclint.reporters.html import esc
 
 COLORS = {"error": "#c62828", "warning": "#ef8f00", "info": "#1e6fd9", None: "#e7efe7"}
 SEVERITIES = ("error", "warning", "info")
@@ -54,8 +55,8 @@ def _cards(s: dict[str, Any]) -> str:
     return (
         '<div class="cards">'
         + "".join(
-            f'<div class="card" data-count="{escape(label)}"><b class="{"bad" if bad else ""}">'
-            f"{escape(str(value))}</b>{escape(label)}</div>"
+            f'<div class="card" data-count="{esc(label)}"><b class="{"bad" if bad else ""}">'
+            f"{esc(str(value))}</b>{esc(label)}</div>"
             for label, value, bad in cards
         )
         + "</div>"
@@ -80,9 +81,9 @@ def _heatmap(heat: dict[str, Any]) -> str:
     families = heat["families"]
     out = ['<div id="heatmap">']
     for group in heat["roles"]:
-        head = "".join(f"<th>{escape(f)}</th>" for f in families)
+        head = "".join(f"<th>{esc(f)}</th>" for f in families)
         out.append(
-            f'<div class="role" data-role="{escape(group["role"])}"><b>{escape(group["role"])}'
+            f'<div class="role" data-role="{esc(group["role"])}"><b>{esc(group["role"])}'
             f'</b><table class="heat"><tr><th>device</th>{head}</tr>'
         )
         for device in group["devices"]:
@@ -99,21 +100,19 @@ def _heatmap(heat: dict[str, Any]) -> str:
 
 
 def _heat_row(device: dict[str, Any], families: list[str]) -> str:
-    name = escape(device["name"])
+    name = esc(device["name"])
     cells = []
     for fam in families:
         severity = device["cells"].get(fam)
         klass = "cell" if device["status"] == "ok" or severity else "cell incomplete"
         style = f' style="background:{COLORS[severity]}"' if "incomplete" not in klass else ""
         cells.append(
-            f'<td class="{klass}" data-device="{name}" data-family="{escape(fam)}" '
-            f'data-severity="{severity or "none"}" title="{name} {escape(fam)}: '
+            f'<td class="{klass}" data-device="{name}" data-family="{esc(fam)}" '
+            f'data-severity="{severity or "none"}" title="{name} {esc(fam)}: '
             f'{severity or "clean"}"{style}></td>'
         )
     status = (
-        ""
-        if device["status"] == "ok"
-        else f' <span class="bad">({escape(device["status"])})</span>'
+        "" if device["status"] == "ok" else f' <span class="bad">({esc(device["status"])})</span>'
     )
     worst = device["worst"] or "none"
     return f'<tr data-device="{name}" data-worst="{worst}"><td>{name}{status}</td>{"".join(cells)}</tr>'
@@ -137,7 +136,7 @@ def _trend(trend: list[dict[str, Any]]) -> str:
                 f'<rect x="{x + 2:.1f}" y="{base - h:.1f}" width="{bar - 4:.1f}" height="{h:.1f}" '
                 f'fill="{COLORS[severity]}" data-run="{night["run"]}" data-severity="{severity}" '
                 f'data-count="{night[severity]}"><title>run {night["run"]} '
-                f"{escape(night['started_at'])}: {night[severity]} {severity}</title></rect>"
+                f"{esc(night['started_at'])}: {night[severity]} {severity}</title></rect>"
             )
             base -= h
         label = f"#{night['run']}"
@@ -147,17 +146,17 @@ def _trend(trend: list[dict[str, Any]]) -> str:
 
 
 def _finding_row(item: dict[str, Any]) -> str:
-    sev = escape(item["severity"])
+    sev = esc(item["severity"])
     cells = [
         f'<td class="sev-{sev}">{sev}</td>',
-        f"<td>{escape(item['rule'])}</td>",
-        f"<td>{escape(item['status'])}{' (suppressed)' if item['suppressed'] else ''}</td>",
+        f"<td>{esc(item['rule'])}</td>",
+        f"<td>{esc(item['status'])}{' (suppressed)' if item['suppressed'] else ''}</td>",
         f"<td>{item['nights_open']}</td>",
-        f"<td>{escape(item['object'])}</td>",
-        f"<td>{escape(item['message'])}</td>",
-        f"<td>{escape(item['cause'] or '')}</td>",
+        f"<td>{esc(item['object'])}</td>",
+        f"<td>{esc(item['message'])}</td>",
+        f"<td>{esc(item['cause'] or '')}</td>",
     ]
-    return f'<tr data-fingerprint="{escape(item["fingerprint"])}">{"".join(cells)}</tr>'
+    return f'<tr data-fingerprint="{esc(item["fingerprint"])}">{"".join(cells)}</tr>'
 
 
 def _drilldown(doc: dict[str, Any]) -> str:
@@ -171,13 +170,11 @@ def _drilldown(doc: dict[str, Any]) -> str:
     )
     for device in doc["devices"]:
         items = by_device.get(device["name"], [])
-        name = escape(device["name"])
-        status = escape(device["status"]) + (
-            f": {escape(device['error'])}" if device["error"] else ""
-        )
+        name = esc(device["name"])
+        status = esc(device["status"]) + (f": {esc(device['error'])}" if device["error"] else "")
         out.append(
             f'<details id="dev-{name}" data-device="{name}" data-open="{len(items)}"><summary>'
-            f"{name} ({escape(device['role'] or '-')}, {status}): {len(items)} open</summary>"
+            f"{name} ({esc(device['role'] or '-')}, {status}): {len(items)} open</summary>"
         )
         if items:
             out.append(f"<table>{head}{''.join(_finding_row(i) for i in items)}</table>")
@@ -189,15 +186,15 @@ def _coverage(doc: dict[str, Any]) -> str:
     bad = [d for d in doc["devices"] if d["status"] != "ok"]
     rows = (
         "".join(
-            f'<li class="bad" data-incomplete="{escape(d["name"])}">{escape(d["name"])}: '
-            f"{escape(d['status'])} {escape(d['error'] or '')}</li>"
+            f'<li class="bad" data-incomplete="{esc(d["name"])}">{esc(d["name"])}: '
+            f"{esc(d['status'])} {esc(d['error'] or '')}</li>"
             for d in bad
         )
         or "<li>every device was checked</li>"
     )
     gaps = (
         "".join(
-            f"<li>{escape(g['rule'])}: needs {escape(g['missing'])} on {len(g['devices'])} device(s)</li>"
+            f"<li>{esc(g['rule'])}: needs {esc(g['missing'])} on {len(g['devices'])} device(s)</li>"
             for g in doc["coverage"]
         )
         or "<li>no coverage gaps</li>"
@@ -209,11 +206,11 @@ def page(doc: dict[str, Any]) -> str:
     """The whole page."""
     run, s = doc["run"], doc["summary"]
     data = json.dumps(doc, sort_keys=True).replace("<", "\\u003c")
-    title = escape(f"fabriclint nightly: {doc['fabric']} run {run['id']}")
+    title = esc(f"fabriclint nightly: {doc['fabric']} run {run['id']}")
     return (
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
         f"<style>{CSS}</style></head><body><h1>{title}</h1>"
-        f'<div class="muted">{escape(run["started_at"])} · snapshot {escape(run["snapshot"])} · '
+        f'<div class="muted">{esc(run["started_at"])} · snapshot {esc(run["snapshot"])} · '
         f"{'complete' if s['complete'] else '<b class=bad>INCOMPLETE</b>'} · exit {run['exit_code']}</div>"
         f"<h2>Tonight</h2>{_cards(s)}<p>{_severity_table(s)}</p>"
         f"<h2>Fabric heat-map (worst open finding per rule family)</h2>{_heatmap(doc['heatmap'])}"

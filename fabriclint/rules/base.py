@@ -151,6 +151,12 @@ class Rule(ABC, Generic[OptionsT]):
     """The engine stage that reports this rule (only "rules" rules are run through `check`)."""
     deprecated: ClassVar[str | None] = None
     """Set when the rule is deprecated: why, and what to use instead (rules/registry.py)."""
+    kinds: ClassVar[frozenset[str] | None] = None
+    """The device kinds (switch, host, subnet-manager) the rule judges when it judges only
+    some: a fabric with none of them gives it nothing to check (None: any fabric)."""
+    command: ClassVar[str | None] = None
+    """The command that feeds this rule its data when it is not `check` (`counters`, `bench
+    judge`): `check` runs it on nothing, so a selection of only such rules checks nothing."""
 
     def __init__(self, options: OptionsT, severity: Severity | None = None) -> None:
         self.options = options

@@ -74,6 +74,7 @@ class WrongResults(Rule[Any]):
     """
 
     code = "BENCH001"
+    command = "bench judge"
     name = "wrong-results"
     severity = "error"
     summary = "nccl-tests reported wrong data (#wrong above 0, or out-of-bounds values)"
@@ -128,6 +129,7 @@ class BusBandwidthFloor(Rule[Any]):
         """A floor in GB/s that replaces line rate x rails x efficiency."""
 
     code = "BENCH002"
+    command = "bench judge"
     name = "bus-bandwidth-below-floor"
     severity = "error"
     summary = "Bus bandwidth at large sizes below line rate x rails x efficiency"
@@ -208,6 +210,7 @@ class RepeatVariation(Rule[Any]):
         """Smallest message size judged."""
 
     code = "BENCH003"
+    command = "bench judge"
     name = "repeat-variation"
     severity = "warning"
     summary = "Bus bandwidth varies between repeats of one test more than max_spread_pct"
@@ -261,6 +264,7 @@ class IbTrafficClass(Rule[Any]):
     """
 
     code = "BENCH004"
+    command = "bench judge"
     name = "nccl-ib-tc"
     severity = "error"
     summary = "NCCL_IB_TC does not carry the intent's RoCE DSCP (TC = DSCP << 2)"
@@ -329,6 +333,7 @@ class IbHca(Rule[Any]):
     """
 
     code = "BENCH005"
+    command = "bench judge"
     name = "nccl-ib-hca"
     severity = "error"
     summary = "NCCL_IB_HCA leaves out a cabled HCA or names one no host has cabled"
@@ -407,6 +412,7 @@ class IbGidIndex(Rule[Any]):
     """
 
     code = "BENCH006"
+    command = "bench judge"
     name = "nccl-ib-gid-index"
     severity = "error"
     summary = "NCCL_IB_GID_INDEX does not select a RoCE v2 GID on a cabled RoCE port"
@@ -470,6 +476,7 @@ class IbServiceLevel(Rule[Any]):
     """
 
     code = "BENCH007"
+    command = "bench judge"
     name = "nccl-ib-sl"
     severity = "error"
     summary = "NCCL_IB_SL disagrees with the intent's RoCE priority"

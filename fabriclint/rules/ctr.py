@@ -80,6 +80,8 @@ def _grown(label: str, old: dict[str, Counter], new: dict[str, Counter]) -> list
 class _CounterRule(Rule[Any]):
     """Shared finding construction: message with both readings, rate, both sources."""
 
+    command = "counters"
+
     def report(
         self, run: CounterRun, device: str, obj: str, path: str, message: str, deltas: list[Delta]
     ) -> Finding:
@@ -633,6 +635,7 @@ class CounterRegression(Rule[NoOptions]):
     code = "CTR009"
     name = "counter-regression"
     severity = "error"
+    command = "counters"
     summary = "A counter went backwards, wrapped or disappeared: the interval cannot be trusted"
 
     def check(self, ctx: Context) -> Iterator[Finding]:

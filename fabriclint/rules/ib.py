@@ -19,6 +19,7 @@ from fabriclint.platforms.opensm_keys import QOS_TABLE_KEYS
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.helpers import hosts
 from fabriclint.rules.ib_fleet import (
+    IB_FABRIC,
     active_sms,
     conf,
     ib_ports,
@@ -57,6 +58,7 @@ class SmMasterCount(Rule[NoOptions]):
     """
 
     code = "IB001"
+    kinds = IB_FABRIC
     name = "sm-master-count"
     severity = "error"
     summary = "no master SM, or more than one, or SMs share the top sm_priority"
@@ -228,6 +230,7 @@ class SmConfigDivergent(Rule["SmConfigDivergent.Options"]):
         """opensm.conf keys that must match between the master and each standby."""
 
     code = "IB002"
+    kinds = IB_FABRIC
     name = "sm-config-divergent"
     severity = "error"
     summary = "master and standby SMs differ in routing engine, lmc, qos, keys, or sweep settings"

@@ -13,6 +13,10 @@ from fabriclint.models.state import DeviceState, RdmaPort
 from fabriclint.rules.base import Context
 from fabriclint.rules.scope import ordered
 
+IB_FABRIC: frozenset[str] = frozenset({"subnet-manager"})
+"""The IB rules' `kinds`: fabriclint knows an InfiniBand fabric by its subnet manager node (its
+switches are rarely in the inventory), so a fabric without one gives them nothing to judge."""
+
 
 def infiniband(state: DeviceState) -> InfinibandState:
     """The InfiniBand facts of an SM node returned by sm_nodes (always present there)."""

@@ -10,7 +10,7 @@ from fabriclint.models.ib import HcaIntent
 from fabriclint.models.state import DeviceState, RdmaPort
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.helpers import hosts
-from fabriclint.rules.ib_fleet import hca_intent, ib_ports, sm_nodes
+from fabriclint.rules.ib_fleet import IB_FABRIC, hca_intent, ib_ports, sm_nodes
 from fabriclint.rules.nic import port_is_down
 
 # ---- IB009 ---------------------------------------------------------------------------------------
@@ -34,6 +34,7 @@ class PartitionConfigInvalid(Rule[NoOptions]):
     """
 
     code = "IB009"
+    kinds = IB_FABRIC
     name = "partition-config-invalid"
     severity = "error"
     summary = "partitions.conf does not parse, or a member keyword/pkey/mtu is invalid"
@@ -81,6 +82,7 @@ class HcaLinkDegraded(Rule[NoOptions]):
     """
 
     code = "IB010"
+    kinds = IB_FABRIC
     name = "hca-link-degraded"
     severity = "error"
     summary = "an HCA port is not Active/LinkUp, or its rate/width is below expected"

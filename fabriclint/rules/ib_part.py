@@ -11,7 +11,7 @@ from fabriclint.models.finding import Finding
 from fabriclint.models.ib import IbIntent, Partition
 from fabriclint.models.state import DeviceState
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.ib_fleet import conf, conf_object, infiniband, sm_nodes
+from fabriclint.rules.ib_fleet import IB_FABRIC, conf, conf_object, infiniband, sm_nodes
 
 DEFAULT_PKEY = 0x7FFF
 """The default partition, which OpenSM always creates."""
@@ -59,6 +59,7 @@ class PartitionsIsolateNothing(Rule[NoOptions]):
     """
 
     code = "IB011"
+    kinds = IB_FABRIC
     name = "partitions-isolate-nothing"
     severity = "error"
     summary = "every partition makes every HCA a full member on a fabric that declares tenants"
@@ -122,6 +123,7 @@ class PartitionEnforcementOff(Rule[NoOptions]):
     """
 
     code = "IB012"
+    kinds = IB_FABRIC
     name = "partition-enforcement-off"
     severity = "error"
     summary = "partition enforcement is off while partitions are declared"

@@ -11,7 +11,7 @@ from fabriclint.models.ib import QosPolicy, QosTables, SmConfig, VlArbEntry
 from fabriclint.models.state import DeviceState
 from fabriclint.platforms.opensm_keys import DATA_VLS_BY_OP_VLS, QOS_TABLE_KEYS
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.ib_fleet import conf, conf_object, infiniband, sm_nodes
+from fabriclint.rules.ib_fleet import IB_FABRIC, conf, conf_object, infiniband, sm_nodes
 from fabriclint.rules.scope import names
 
 # ---- IB003 ---------------------------------------------------------------------------------------
@@ -33,6 +33,7 @@ class QosTablesIgnored(Rule[NoOptions]):
     """
 
     code = "IB003"
+    kinds = IB_FABRIC
     name = "qos-tables-ignored"
     severity = "warning"
     summary = "qos_* tables (or partition SLs, or a QoS policy) are set while qos is FALSE"
@@ -137,6 +138,7 @@ class VlArbVlOutOfRange(Rule[NoOptions]):
     """
 
     code = "IB004"
+    kinds = IB_FABRIC
     name = "vlarb-vl-out-of-range"
     severity = "error"
     summary = "an SL2VL or VL-arbitration entry uses a VL at or above max_op_vls / qos_max_vls"

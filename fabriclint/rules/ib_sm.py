@@ -17,7 +17,15 @@ from fabriclint.models.ib import QosTables, SmConfig, SmOption
 from fabriclint.models.state import DeviceState
 from fabriclint.platforms.opensm_keys import BUILDS, KEYS, ROUTING_ENGINES
 from fabriclint.rules.base import Context, NoOptions, Rule
-from fabriclint.rules.ib_fleet import active_sms, conf, conf_object, infiniband, master, sm_nodes
+from fabriclint.rules.ib_fleet import (
+    IB_FABRIC,
+    active_sms,
+    conf,
+    conf_object,
+    infiniband,
+    master,
+    sm_nodes,
+)
 from fabriclint.rules.scope import StrictOptions
 
 # ---- IB005 ---------------------------------------------------------------------------------------
@@ -50,6 +58,7 @@ class DefaultManagementKeys(Rule["DefaultManagementKeys.Options"]):
         """Treat the fabric as multi-tenant (true) or not (false); null: from partitions.conf."""
 
     code = "IB005"
+    kinds = IB_FABRIC
     name = "default-management-keys"
     severity = "warning"
     summary = "m_key/sm_key/sa_key left at defaults on a multi-tenant fabric"
@@ -135,6 +144,7 @@ class OpensmValueReset(Rule["OpensmValueReset.Options"]):
         """Routing engine names the build knows beyond upstream's (and NVIDIA's, with `nvidia`)."""
 
     code = "IB006"
+    kinds = IB_FABRIC
     name = "opensm-value-reset"
     severity = "error"
     summary = "opensm.conf holds a value OpenSM silently replaces with another"
@@ -236,6 +246,7 @@ class OpensmUnknownKey(Rule["OpensmUnknownKey.Options"]):
         """Key patterns (fnmatch) that your OpenSM build knows in addition to upstream's."""
 
     code = "IB007"
+    kinds = IB_FABRIC
     name = "opensm-unknown-key"
     severity = "warning"
     summary = "opensm.conf has a key OpenSM does not know (it only logs and ignores it)"
@@ -278,6 +289,7 @@ class IgnoreOtherSm(Rule[NoOptions]):
     """
 
     code = "IB008"
+    kinds = IB_FABRIC
     name = "ignore-other-sm-on-master"
     severity = "warning"
     summary = "ignore_other_sm TRUE on a fabric that has standby SMs"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from fabriclint.models.common import Source, source_at
 from fabriclint.models.counters import (
@@ -152,20 +153,46 @@ class Builder:
 
     def priority(self, port: str, priority: int, key: str, counter: Counter) -> None:
         """Set a PriorityCounters field (`drops.REASON` for a drop reason)."""
-        _put(self._port(port).priorities.setdefault(priority, {}), key, counter)
+        target = self._port(port).priorities.setdefault(priority, {})
+        self._once(target, key, counter, f"{port} priority {priority} {key}")
 
     def queue(self, port: str, queue: int, key: str, counter: Counter) -> None:
         """Set a QueueCounters field (`drops.REASON` for a drop reason)."""
-        _put(self._port(port).queues.setdefault(queue, {}), key, counter)
+        self._once(
+            self._port(port).queues.setdefault(queue, {}),
+            key,
+            counter,
+            f"{port} queue {queue} {key}",
+        )
 
     def port(self, port: str, key: str, counter: Counter) -> None:
         """Set a PortCounters field (`drops.REASON` for a drop reason)."""
-        _put(self._port(port).fields, key, counter)
+        self._once(self._port(port).fields, key, counter, f"{port} {key}")
 
     def hca(self, hca: str, port: int, netdev: str | None, name: str, counter: Counter) -> None:
         """Set one RDMA counter of HCA port `hca/port`."""
         entry = self.rdma.setdefault(f"{hca}/{port}", (hca, port, netdev, {}))
-        entry[3][name] = counter
+        self._once(entry[3], name, counter, f"{hca} port {port} {name}")
+
+    def _once(self, target: dict[str, Any], key: str, counter: Counter, label: str) -> None:
+        """Set one counter; read again with another value (a repeated line, a port twice in a
+        table, a duplicate JSON key), it is a problem at the second reading: keeping either
+        value would make a CTR finding (or its absence) out of data the device did not give."""
+        drops = key.startswith("drops.")
+        slot = target.setdefault("drops", {}) if drops else target
+        assert isinstance(slot, dict)
+        name = key.removeprefix("drops.") if drops else key
+        before = slot.get(name)
+        if isinstance(before, Counter) and before.value != counter.value:
+            message = (
+                f"{label} is read twice with two values: {before.value:,} at {before.source}, "
+                f"then {counter.value:,}: which one the device meant is unknown"
+            )
+            self.problems.append(
+                InputProblem(kind="unparseable", message=message, source=counter.source)
+            )
+            return
+        slot.setdefault(name, counter)  # the same value again: the first reading stands
 
     def build(self) -> DeviceCounters:
         """The frozen DeviceCounters."""
@@ -190,12 +217,3 @@ class Builder:
             problems=list(self.problems),
             inputs=list(self.inputs),
         )
-
-
-def _put(target: dict[str, object], key: str, counter: Counter) -> None:
-    if key.startswith("drops."):
-        drops = target.setdefault("drops", {})
-        assert isinstance(drops, dict)
-        drops[key.removeprefix("drops.")] = counter
-    else:
-        target[key] = counter
