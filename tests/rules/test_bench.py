@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from fabriclint.models.intent import Intent
+from fabriclint.models.inventory import Device, Inventory, Link
 from fabriclint.models.nccl import NcclRank, NcclResult, NcclRun, NcclSide
 from fabriclint.models.state import DeviceState, RdmaPort
+from fabriclint.rules.base import Context
 from fabriclint.rules.bench import BENCH, BenchRun, _hca_spec
 from tests.rules.harness import ROCE_INTENT, Case, found, switch
 
@@ -144,36 +147,31 @@ def test_no_environment_is_a_coverage_gap_not_a_pass() -> None:
         c = case("text", rule, [text_run], [])
         assert run_case(c) == []
     # the skip is recorded on the context: check through the rule directly
-    from fabriclint.models.intent import Intent
-    from fabriclint.models.inventory import Device, Inventory, Link
-    from fabriclint.rules.base import Context
     from fabriclint.rules.bench import IbTrafficClass
 
-    inv = Inventory(
-        name="t",
-        devices={s.name: Device(platform=s.platform, role=s.role or "leaf") for s in STATES},
-        links=[Link(a=a, b=b) for a, b in LINKS],
-    )
-    ctx = Context(inv, Intent.model_validate(ROCE_INTENT), {s.name: s for s in STATES})
-    ctx.memo[BENCH] = BenchRun([text_run])
+    ctx = bench_context(list(STATES), [text_run])
     assert list(IbTrafficClass(IbTrafficClass.options_model()).check(ctx)) == []
     assert ctx.skipped_on("BENCH004") == {"gpu01", "gpu02"}
 
 
-def _bench002_skipped(runs: list[NcclRun]) -> set[str]:
-    """The hosts BENCH002 recorded as not judged over `runs`."""
-    from fabriclint.models.intent import Intent
-    from fabriclint.models.inventory import Device, Inventory, Link
-    from fabriclint.rules.base import Context
-    from fabriclint.rules.bench import BusBandwidthFloor
-
+def bench_context(states: list[DeviceState], runs: list[NcclRun]) -> Context:
+    """A rule context over `states`, cabled as LINKS, with `runs` as the bench run to judge:
+    what a BENCH rule's coverage gaps are read from (`Context.skipped_on`)."""
     inv = Inventory(
         name="t",
-        devices={s.name: Device(platform=s.platform, role=s.role or "leaf") for s in STATES},
+        devices={s.name: Device(platform=s.platform, role=s.role or "leaf") for s in states},
         links=[Link(a=a, b=b) for a, b in LINKS],
     )
-    ctx = Context(inv, Intent.model_validate(ROCE_INTENT), {s.name: s for s in STATES})
+    ctx = Context(inv, Intent.model_validate(ROCE_INTENT), {s.name: s for s in states})
     ctx.memo[BENCH] = BenchRun(runs)
+    return ctx
+
+
+def _bench002_skipped(runs: list[NcclRun]) -> set[str]:
+    """The hosts BENCH002 recorded as not judged over `runs`."""
+    from fabriclint.rules.bench import BusBandwidthFloor
+
+    ctx = bench_context(list(STATES), runs)
     assert list(BusBandwidthFloor(BusBandwidthFloor.options_model()).check(ctx)) == []
     return ctx.skipped_on("BENCH002")
 

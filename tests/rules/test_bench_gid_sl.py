@@ -7,18 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from fabriclint.models.intent import Intent
-from fabriclint.models.inventory import Device, Inventory, Link
-from fabriclint.models.nccl import NcclRun
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState
 from fabriclint.parsers.mlnx_host import parse
 from fabriclint.platforms.mlnx_host import SHOW_GIDS
-from fabriclint.rules.base import Context
 from fabriclint.rules.bench import BENCH, BenchRun, IbGidIndex
 from fabriclint.snapshot import load_snapshot
 from tests.rules.harness import ROCE_INTENT, Case, found, switch
-from tests.rules.test_bench import LINKS, TC_OK, host, run
+from tests.rules.test_bench import LINKS, TC_OK, bench_context, host, run
 
 BASELINE = (
     Path(__file__).resolve().parents[2] / "inventories" / "roce-pod" / "snapshots" / "baseline"
@@ -116,28 +112,17 @@ def test_case(case: Case) -> None:
     assert found(case) == sorted(case.expect)
 
 
-def _context(states: list[DeviceState], runs: list[NcclRun]) -> Context:
-    inv = Inventory(
-        name="t",
-        devices={s.name: Device(platform=s.platform, role=s.role or "leaf") for s in states},
-        links=[Link(a=a, b=b) for a, b in LINKS],
-    )
-    ctx = Context(inv, Intent.model_validate(ROCE_INTENT), {s.name: s for s in states})
-    ctx.memo[BENCH] = BenchRun(runs)
-    return ctx
-
-
 def test_no_gid_table_is_a_coverage_gap_not_a_pass() -> None:
     states = [switch("leaf1", {f"Ethernet{i}": 9214 for i in range(1, 5)})]
     states += [gid_host("gpu01", None), gid_host("gpu02", None)]
-    ctx = _context(states, [run(env={**TC_OK, "NCCL_IB_GID_INDEX": "3"})])
+    ctx = bench_context(states, [run(env={**TC_OK, "NCCL_IB_GID_INDEX": "3"})])
     assert list(IbGidIndex(IbGidIndex.options_model()).check(ctx)) == []
     assert ctx.skipped_on("BENCH006") == {"gpu01", "gpu02"}
 
 
 def test_the_message_names_the_v2_indexes() -> None:
     states = [switch("leaf1", {f"Ethernet{i}": 9214 for i in range(1, 5)}), gid_host("gpu01")]
-    ctx = _context(states, [run(env={**TC_OK, "NCCL_IB_GID_INDEX": "0"})])
+    ctx = bench_context(states, [run(env={**TC_OK, "NCCL_IB_GID_INDEX": "0"})])
     first = next(iter(IbGidIndex(IbGidIndex.options_model()).check(ctx)))
     assert first.message == (
         "r.json: NCCL_IB_GID_INDEX=0 selects a RoCE v1 GID on gpu01 mlx5_0 port 1; "
