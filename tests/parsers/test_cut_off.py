@@ -466,6 +466,18 @@ def test_more_inside_a_line_is_no_pager_prompt() -> None:
     assert unparseable(parse(NXOS, {**NXOS.outputs, "show running-config": config})) == []
 
 
+def test_a_pager_prompt_after_a_line_mentioning_more_is_found() -> None:
+    """Every line holding `--More--` is looked at: a description naming it came first and hid
+    the prompt further down."""
+    config = NXOS_CONFIG.replace(
+        "  description gpu01:ens1np0", "  description see --More-- in runbook"
+    ).replace("interface Ethernet1/2", " --More-- ")
+    prompt_line = config.splitlines().index(" --More-- ") + 1
+    problems = unparseable(parse(NXOS, {**NXOS.outputs, "show running-config": config}))
+    assert (file_of("show running-config"), prompt_line) in [(f, n) for f, n, _ in problems]
+    assert any("pager prompt" in message for _, _, message in problems), problems
+
+
 EOS_VXLAN = """\
 Vxlan1 is up, line protocol is up (connected)
   Hardware is Vxlan

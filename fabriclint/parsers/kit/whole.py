@@ -108,22 +108,32 @@ def paged(raw: RawDevice) -> InputProblem | None:
     not 0, a copy from an interactive terminal), so what follows it is missing, or was typed
     over. The first such line of the first output that has one; None when no output has one."""
     for cmd, output in sorted(raw.outputs.items()):
-        text = output.text
-        for literal in _PAGER_LITERALS:
-            position = text.find(literal)
-            if position < 0:
-                continue
+        found = _pager_line(output.text)
+        if found is not None:
+            number, line = found
+            message = (
+                f"'{cmd}' stopped at a pager prompt at line {number} ({line.strip()!r}): "
+                "the output is not whole (collect with paging off: `terminal length 0`, "
+                "`| no-more`)"
+            )
+            return InputProblem(
+                kind="unparseable", message=message, source=source_at(output.file, number)
+            )
+    return None
+
+
+def _pager_line(text: str) -> tuple[int, str] | None:
+    """(1-based number, text without backspaces) of the first line of `text` that is a pager
+    prompt; every line holding one of the literals is looked at, not only the first (a
+    description that mentions `--More--` comes before the prompt)."""
+    for literal in _PAGER_LITERALS:
+        position = text.find(literal)
+        while position >= 0:
             start = text.rfind("\n", 0, position) + 1
             end = text.find("\n", position)
-            line = text[start : end if end >= 0 else len(text)].replace("\b", "")
+            end = end if end >= 0 else len(text)
+            line = text[start:end].replace("\b", "")
             if _PAGER.match(line):
-                number = text.count("\n", 0, start) + 1
-                message = (
-                    f"'{cmd}' stopped at a pager prompt at line {number} ({line.strip()!r}): "
-                    "the output is not whole (collect with paging off: `terminal length 0`, "
-                    "`| no-more`)"
-                )
-                return InputProblem(
-                    kind="unparseable", message=message, source=source_at(output.file, number)
-                )
+                return text.count("\n", 0, start) + 1, line
+            position = text.find(literal, end)
     return None
