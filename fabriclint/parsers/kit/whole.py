@@ -15,7 +15,6 @@ which `parsers.get_parser` runs after every parse).
 from __future__ import annotations
 
 import re
-from collections.abc import Container
 
 from fabriclint.models.common import source_at
 from fabriclint.models.raw import RawDevice, RawOutput
@@ -76,25 +75,13 @@ def port_blocks_cut(
     of the last interface in output order, `header_at_end` whether the last non-blank line, when
     it starts at column 0, is a whole header line. A last block without its MTU line (every
     interface prints one), or a last line at column 0 that is no header (a header cut
-    mid-line), was cut. A cut exactly after a whole block cannot be told from this text alone
-    (see `lacks`)."""
+    mid-line), was cut. A cut exactly after a whole block cannot be told from this text alone."""
     _, line = last_line(output.text)
     if line[:1] not in (" ", "\t", "") and not header_at_end:
         return stops(output, cmd, "a line at column 0 is an interface's header")
     if last is not None and not last[1]:
         return stops(output, cmd, f"every interface prints its MTU line, {last[0]} does not")
     return None
-
-
-def lacks(
-    output: RawOutput, cmd: str, expected: list[str], shown: Container[str], why: str
-) -> InputProblem | None:
-    """The problem for an output that lists every one of `expected` when whole (`why` says
-    what they are) and lacks one; None when it has them all."""
-    missing = [name for name in expected if name not in shown]
-    if not missing:
-        return None
-    return stops(output, cmd, f"it lists {why}, and not {missing[0]}")
 
 
 _PAGER_LITERALS = ("--More--", "---(more")
