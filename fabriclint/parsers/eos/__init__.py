@@ -21,7 +21,7 @@ from fabriclint.parsers.eos.show import ShownInterface, is_header, parse_show_in
 from fabriclint.parsers.eos.text import walk
 from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
-from fabriclint.parsers.kit.whole import cut_before, last_line, port_blocks_cut
+from fabriclint.parsers.kit.whole import cut_before, port_blocks_cut
 from fabriclint.platforms.eos import INTERFACES as SHOW_INTERFACES
 from fabriclint.platforms.eos import RUNNING_CONFIG
 
@@ -99,12 +99,9 @@ def _show_cut(raw: RawDevice, shown: Mapping[str, ShownInterface]) -> InputProbl
     maps: EOS VXLAN guide, `show interfaces vxlan`), and EOS lists it last: its block is no
     measure either."""
     show = raw.outputs.get(SHOW_INTERFACES)
-    if show is None or not shown:
+    if show is None:
         return None
-    name, last = max(shown.items(), key=lambda item: item[1].source.line or 0)
-    at_end = is_header(last_line(show.text)[1])
-    has_mtu = last.mtu is not None or name.startswith(_NO_MTU_LINE)
-    return port_blocks_cut(show, SHOW_INTERFACES, (name, has_mtu), at_end)
+    return port_blocks_cut(show, SHOW_INTERFACES, shown, is_header, _NO_MTU_LINE)
 
 
 def _show_problem(raw: RawDevice, shown: Mapping[str, object]) -> InputProblem | None:

@@ -15,8 +15,10 @@ which `parsers.get_parser` runs after every parse).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
-from fabriclint.models.common import source_at
+from fabriclint.models.common import Source, source_at
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import InputProblem
 
@@ -67,20 +69,41 @@ def has_header(text: str, header: tuple[str, ...]) -> bool:
     )
 
 
+class ShownBlock(Protocol):
+    """One interface's block of a `show interface(s)` text, as a platform's reader gives it."""
+
+    @property
+    def source(self) -> Source:
+        """Its header line."""
+        ...
+
+    @property
+    def mtu(self) -> object | None:
+        """What its MTU line said; None when the block has none."""
+        ...
+
+
 def port_blocks_cut(
-    output: RawOutput, cmd: str, last: tuple[str, bool] | None, header_at_end: bool
+    output: RawOutput,
+    cmd: str,
+    shown: Mapping[str, ShownBlock],
+    is_header: Callable[[str], bool],
+    no_mtu_line: tuple[str, ...],
 ) -> InputProblem | None:
     """The cut shapes of a `show interface(s)` text (a header line at column 0, then the
-    interface's indented lines, one of them its MTU line): `last` is (name, has its MTU line)
-    of the last interface in output order, `header_at_end` whether the last non-blank line, when
-    it starts at column 0, is a whole header line. A last block without its MTU line (every
-    interface prints one), or a last line at column 0 that is no header (a header cut
+    interface's indented lines, one of them its MTU line), from `shown`, the blocks the
+    platform's reader found: a last block (in output order) without its MTU line (every
+    interface prints one, but those named with a prefix of `no_mtu_line`: a VXLAN tunnel), or
+    a last line at column 0 that `is_header` does not take for a whole header (a header cut
     mid-line), was cut. A cut exactly after a whole block cannot be told from this text alone."""
+    if not shown:
+        return None
     _, line = last_line(output.text)
-    if line[:1] not in (" ", "\t", "") and not header_at_end:
+    if line[:1] not in (" ", "\t", "") and not is_header(line):
         return stops(output, cmd, "a line at column 0 is an interface's header")
-    if last is not None and not last[1]:
-        return stops(output, cmd, f"every interface prints its MTU line, {last[0]} does not")
+    name, last = max(shown.items(), key=lambda item: item[1].source.line or 0)
+    if last.mtu is None and not name.startswith(no_mtu_line):
+        return stops(output, cmd, f"every interface prints its MTU line, {name} does not")
     return None
 
 

@@ -22,7 +22,7 @@ from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
-from fabriclint.parsers.kit.whole import cut_before, last_line, port_blocks_cut
+from fabriclint.parsers.kit.whole import cut_before, port_blocks_cut
 from fabriclint.parsers.nxos.assemble import build_state
 from fabriclint.parsers.nxos.draft import Draft
 from fabriclint.parsers.nxos.lldp import read_lldp
@@ -77,12 +77,7 @@ def _show_cut(
     The VXLAN `nve1` block prints `MTU 9216 bytes` with no `BW` (`show interface nve 1`, Cisco
     Nexus 9000 VXLAN configuration guide), which nxos/show.py does not read as an MTU line: its
     block is no measure of a cut."""
-    if not shown:
-        return None
-    name, last = max(shown.items(), key=lambda item: item[1].source.line or 0)
-    at_end = is_header(last_line(show.text)[1])
-    has_mtu = last.mtu is not None or name.startswith(_NO_MTU_LINE)
-    return port_blocks_cut(show, key, (name, has_mtu), at_end)
+    return port_blocks_cut(show, key, shown, is_header, _NO_MTU_LINE)
 
 
 def _not_nxos(draft: Draft, text: str) -> InputProblem | None:
