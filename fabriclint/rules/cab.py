@@ -17,6 +17,7 @@ LLDP output.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -202,11 +203,11 @@ class _CableRule(Rule[NoOptions]):
                 if found is not None:
                     yield found
 
+    @abstractmethod
     def judge(
         self, ctx: Context, c: Cabling, pair: frozenset[Key], cable: Observed
     ) -> Finding | None:
-        """The finding of one observed cable of this rule's kind."""
-        raise NotImplementedError
+        """The finding of one observed cable of this rule's kind (each CAB rule says its own)."""
 
     def cable_finding(
         self, cable: Observed, obj: str, message: str, expected: object = None
