@@ -216,7 +216,7 @@ def require_rules(fabric: Fabric, selection: Selection, opts: CheckOptions) -> N
         if rule.stage in _CHECKED_STAGES and selection.selected(rule.code)
     ]
     runnable = [rule for rule in chosen if rule.command is None]
-    kinds = {platforms.kind_of(d.platform) for d in fabric.inventory.devices.values()}
+    kinds = fabric_kinds(fabric)
     if any(rule.kinds is None or rule.kinds & kinds for rule in runnable):
         return
     origin = selection_origin(fabric, opts)
@@ -227,12 +227,28 @@ def require_rules(fabric: Fabric, selection: Selection, opts: CheckOptions) -> N
         raise UsageError(
             f"{origin}: the rules selected judge only {commands} runs: nothing to check"
         )
-    wanted = ", ".join(sorted({k for r in runnable for k in r.kinds or ()}))
+    from fabriclint.rules.ib_fleet import IB_HOST
+
+    wanted = {k for r in runnable for k in r.kinds or ()}
+    devices = ", ".join(sorted(wanted - {IB_HOST}))
+    hosts = " or the hosts of an intent profile declaring `infiniband`" if IB_HOST in wanted else ""
     raise UsageError(
-        f"{origin}: the rules selected judge only {wanted} devices and "
+        f"{origin}: the rules selected judge only {devices} devices{hosts} and "
         f"{fabric.inventory.name} has none (its kinds: {', '.join(sorted(kinds)) or 'none'}): "
         "nothing to check"
     )
+
+
+def fabric_kinds(fabric: Fabric) -> set[str]:
+    """The device kinds a rule's `kinds` is matched with: the inventory's platforms' kinds, and
+    IB_HOST where an intent profile declares `infiniband` (HCA rules judge its hosts without an SM node)."""
+    from fabriclint.rules.ib_fleet import IB_HOST
+
+    kinds: set[str] = {platforms.kind_of(d.platform) for d in fabric.inventory.devices.values()}
+    profiles = fabric.intent.profiles.values() if fabric.intent is not None else ()
+    if any(profile.infiniband is not None for profile in profiles):
+        kinds.add(IB_HOST)
+    return kinds
 
 
 def selection_origin(fabric: Fabric, opts: CheckOptions) -> str:

@@ -17,6 +17,13 @@ IB_FABRIC: frozenset[str] = frozenset({"subnet-manager"})
 """The IB rules' `kinds`: fabriclint knows an InfiniBand fabric by its subnet manager node (its
 switches are rarely in the inventory), so a fabric without one gives them nothing to judge."""
 
+IB_HOST = "infiniband-host"
+"""The kind engine.fabric_kinds adds for a fabric whose intent declares `infiniband`: its hosts'
+HCA ports are InfiniBand even where the subnet manager runs on a switch the inventory lacks."""
+
+IB_HCA: frozenset[str] = IB_FABRIC | {IB_HOST}
+"""The `kinds` of the rules that judge hosts' HCA ports, not the subnet manager."""
+
 
 def infiniband(state: DeviceState) -> InfinibandState:
     """The InfiniBand facts of an SM node returned by sm_nodes (always present there)."""

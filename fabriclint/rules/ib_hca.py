@@ -10,7 +10,7 @@ from fabriclint.models.ib import HcaIntent
 from fabriclint.models.state import DeviceState, RdmaPort
 from fabriclint.rules.base import Context, NoOptions, Rule
 from fabriclint.rules.helpers import hosts
-from fabriclint.rules.ib_fleet import IB_FABRIC, hca_intent, ib_ports, sm_nodes
+from fabriclint.rules.ib_fleet import IB_FABRIC, IB_HCA, hca_intent, ib_ports, sm_nodes
 from fabriclint.rules.nic import port_is_down
 
 # ---- IB009 ---------------------------------------------------------------------------------------
@@ -82,7 +82,7 @@ class HcaLinkDegraded(Rule[NoOptions]):
     """
 
     code = "IB010"
-    kinds = IB_FABRIC
+    kinds = IB_HCA
     name = "hca-link-degraded"
     severity = "error"
     summary = "an HCA port is not Active/LinkUp, or its rate/width is below expected"

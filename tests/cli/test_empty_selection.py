@@ -65,7 +65,11 @@ def test_policy_selecting_nothing_is_refused_at_its_line(pod: Path, extra: str, 
     [
         (["--select", "BENCH"], "--select BENCH: the rules selected judge only `fabriclint bench"),
         (["--select", "CTR001"], "judge only `fabriclint counters` runs"),
-        (["--select", "IB"], "judge only subnet-manager devices and roce-pod has none"),
+        (
+            ["--select", "IB"],
+            "judge only subnet-manager devices or the hosts of an intent profile declaring "
+            "`infiniband` and roce-pod has none",
+        ),
         (["--select", "PFC", "--ignore", "PFC"], "--select PFC --ignore PFC: the rule selection"),
         (["--ignore", "ALL"], "--ignore ALL: the rule selection leaves no rule to run"),
         (["--select", "SUP"], "leaves no rule to run"),
@@ -112,3 +116,22 @@ def test_diff_refuses_a_policy_selecting_nothing(pod: Path) -> None:
     code, out = _run("diff", str(snaps / "baseline"), str(snaps / "broken"), "--fabric", str(pod))
     assert code == 2, out
     assert "nothing to check" in out
+
+
+def test_hca_rule_on_an_infiniband_fabric_without_its_sm_node(tmp_path: Path) -> None:
+    """Where OpenSM runs on a managed switch the inventory lacks, IB010 still judges the hosts'
+    HCA ports: the intent's `infiniband` profile says the fabric is InfiniBand."""
+    fabric = Path(shutil.copytree(IB, tmp_path / "ib-hosts"))
+    inventory = fabric / "inventory.yaml"
+    text = inventory.read_text(encoding="utf-8")
+    start, end = text.index("  sm01:\n"), text.index("  gpu01:\n")
+    credentials = "    credentials: &sm_creds\n      username_env: FABRICLINT_HOST_USER\n"
+    inventory.write_text(
+        text[:start] + text[end:].replace("    credentials: *sm_creds\n", credentials, 1),
+        encoding="utf-8",
+    )
+    code, out = _run("check", str(fabric), "--snapshot", "broken", "--select", "IB010")
+    assert code == 1, out
+    assert "IB010" in out and "mlx5_5/1" in out
+    code, out = _run("check", str(fabric), "--snapshot", "broken", "--select", "IB001")
+    assert code == 2 and "judge only subnet-manager devices and ib-cluster has none" in out, out
