@@ -17,10 +17,11 @@ from fabriclint.parsers.eos.assemble import build_state
 from fabriclint.parsers.eos.draft import Draft
 from fabriclint.parsers.eos.lldp import read_lldp
 from fabriclint.parsers.eos.optics import read_transceivers
-from fabriclint.parsers.eos.show import ShownInterface, is_header, parse_show_interfaces
+from fabriclint.parsers.eos.show import is_header, parse_show_interfaces
 from fabriclint.parsers.eos.text import walk
 from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
+from fabriclint.parsers.kit.show import ShownInterface
 from fabriclint.parsers.kit.whole import cut_before, port_blocks_cut
 from fabriclint.platforms.eos import INTERFACES as SHOW_INTERFACES
 from fabriclint.platforms.eos import RUNNING_CONFIG

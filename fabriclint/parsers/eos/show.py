@@ -9,9 +9,9 @@ then unknown, never guessed).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from fabriclint.models.common import Source, make_source
+from fabriclint.parsers.kit.show import ShownInterface
 
 # Only header lines and MTU lines matter; they are found with str.find (no per-line Python
 # work for the many counter lines) and then matched one by one.
@@ -19,18 +19,6 @@ _MARKERS = (", line protocol is ", " MTU ")
 _HEADER = re.compile(r"(\S+) is (administratively down|up|down)\S*, line protocol is (\w+)")
 # at most 30 digits: a longer number is no MTU (and past 4300 digits int() raises)
 _MTU = re.compile(r"\s+(?:\S+ )?MTU (\d{1,30}) bytes(?:.*?BW (\d{1,30}) kbit)?")
-
-
-@dataclass(slots=True)
-class ShownInterface:
-    """What `show interfaces` says about one interface."""
-
-    source: Source
-    """The 'EthernetN is up, line protocol is up' line."""
-    admin_down: bool
-    oper_up: bool
-    mtu: tuple[int, Source] | None = None
-    speed_mbps: tuple[int, Source] | None = None
 
 
 def parse_show_interfaces(text: str, file: str) -> dict[str, ShownInterface]:
