@@ -1,9 +1,13 @@
 """EOS `show interfaces` text: link state, operational MTU and bandwidth per interface.
 
 Cut-off outputs: the text has no end marker; a last block without its MTU line or a last header
-cut mid-line is refused (kit/whole.py `port_blocks_cut`). A cut exactly after a whole block
-cannot be told: the ports past it are simply not shown (their operational MTU and state are
-then unknown, never guessed).
+cut mid-line is refused (kit/whole.py `port_blocks_cut`). A cut exactly after a whole block is
+told from the running-config (eos/__init__.py `_short_of`): EOS lists every interface it has,
+each type's in the order `order` gives (Ethernet ports by slot and port, then loopbacks,
+Management, port-channels, SVIs, the VXLAN tunnel last), so ports the running-config declares
+after the last block of their type, or a declared Management interface not shown at all, were
+cut off. Past that (a cut among port-channels or SVIs) the interfaces are simply not shown:
+their operational MTU and state are then unknown, never guessed.
 """
 
 from __future__ import annotations
@@ -37,6 +41,20 @@ def parse_show_interfaces(text: str, file: str) -> dict[str, ShownInterface]:
         elif current is not None and current.mtu is None:
             _mtu(current, line, file, number)
     return out
+
+
+MANAGEMENT = "Management"
+_NAME = re.compile(r"([A-Za-z][A-Za-z-]*?)([0-9]{1,9}(?:[/.][0-9]{1,9}){0,4})")
+
+
+def order(name: str) -> tuple[str, tuple[int, ...]] | None:
+    """Where EOS lists interface `name` among those of its type: (type, its numbers), `Ethernet`,
+    (3, 1) for `Ethernet3/1`, `Ethernet`, (7, 1, 100) for the subinterface `Ethernet7/1.100`;
+    None for a name that is no single interface (`Ethernet1-4`, a range)."""
+    found = _NAME.fullmatch(name)
+    if found is None:
+        return None
+    return found[1], tuple(int(n) for n in re.split(r"[/.]", found[2]))
 
 
 def is_header(line: str) -> bool:
