@@ -491,6 +491,31 @@ def test_a_rendered_config_does_not_prove_a_management_interface_is_shown() -> N
     assert [m for _, _, m in unparseable(parse(EOS_WHOLE, outputs)) if "Ethernet10/1" in m]
 
 
+def test_a_member_port_whose_port_channel_is_not_shown_proves_a_cut() -> None:
+    """A port EOS shows as `Member of Port-Channel10` proves the channel exists, and a whole
+    `show interfaces` lists it: an output cut exactly before its block (here after Management1,
+    where the declared-interface tests cannot tell) is refused at its last line."""
+    member = EOS_ALL.replace(
+        "  Description: gpu01:ens1np0\n",
+        "  Description: gpu01:ens1np0\n  Member of Port-Channel10\n",
+        1,
+    )
+    channel = (
+        "Port-Channel10 is up, line protocol is up (connected)\n"
+        "  Hardware is Port-Channel, address is 001c.7300.0101\n"
+        "  Ethernet MTU 9214 bytes, BW 400000000 kbit\n"
+    )
+    whole = member.replace("Vlan100 is", channel + "Vlan100 is")
+    outputs = {"show running-config": EOS_CONFIG, "show interfaces": whole}
+    assert unparseable(parse(EOS_WHOLE, outputs)) == []
+    cut = before(whole, "Port-Channel10 is")
+    problems = unparseable(parse(EOS_WHOLE, {**outputs, "show interfaces": cut}))
+    stops = len(cut.splitlines())
+    named = "Ethernet1/1 is a member of Port-Channel10"
+    assert [(f, n) for f, n, m in problems if named in m] == [(file_of("show interfaces"), stops)]
+    assert len(problems) == 1, problems
+
+
 def test_eos_and_nxos_read_their_show_output_into_the_one_kit_type() -> None:
     """EOS `show interfaces` and NX-OS `show interface` blocks are one kit.show.ShownInterface
     (kit/whole.py judges both from it); the fields NX-OS alone prints keep their defaults on
@@ -503,7 +528,7 @@ def test_eos_and_nxos_read_their_show_output_into_the_one_kit_type() -> None:
     nxos = parse_show_interface(NXOS_SHOW, "n.txt")["Ethernet1/1"]
     assert type(eos) is ShownInterface and type(nxos) is ShownInterface
     assert (eos.oper_up, eos.admin_down, eos.mtu and eos.mtu[0]) == (True, False, 9214)
-    assert (eos.routed, eos.member_of, eos.channel) == (None, None, False)
+    assert (eos.routed, eos.channel) == (None, False)
     assert (nxos.oper_up, nxos.mtu and nxos.mtu[0], nxos.routed) == (True, 9216, True)
 
 

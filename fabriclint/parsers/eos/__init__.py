@@ -97,7 +97,8 @@ def _show_cut(
     raw: RawDevice, shown: Mapping[str, ShownInterface], declared: Mapping[str, Source]
 ) -> InputProblem | None:
     """`show interfaces` cut short: its last block unfinished (kit/whole.py `port_blocks_cut`),
-    or cut between two whole blocks where the running-config proves it (`_short_of`). A VXLAN
+    or cut between two whole blocks where its member ports or the running-config prove it
+    (`_short_of`). A VXLAN
     tunnel interface prints no MTU line (`Vxlan1 is up ...`, `Hardware is Vxlan`, then its VNI
     maps: EOS VXLAN guide, `show interfaces vxlan`), and EOS lists it last: its block is no
     measure either."""
@@ -114,9 +115,11 @@ def _short_of(
     shown: Mapping[str, ShownInterface],
     declared: Mapping[str, Source],
 ) -> InputProblem | None:
-    """A `show interfaces` cut exactly between two whole blocks, told from the interfaces the
-    running-config declares (`declared`: name -> its `interface` line), which EOS creates and
-    lists, each type's in order (eos/show.py `order`):
+    """A `show interfaces` cut exactly between two whole blocks, told from the port-channels its
+    ports are members of (`Member of Port-Channel2`: the channel exists and is listed, after the
+    Ethernet ports), and from the interfaces the running-config declares (`declared`: name ->
+    its `interface` line), which EOS creates and lists, each type's in order (eos/show.py
+    `order`):
     - the last block shown is followed, in that order, by interfaces of its own type the
       running-config declares and the output does not show (cut among the Ethernet ports:
       `Ethernet12/1` is last, `interface Ethernet13/1` is declared);
@@ -126,7 +129,14 @@ def _short_of(
     Other interfaces declared and not shown are no measure: a snapshot edited by hand may
     declare a port-channel or SVI its `show interfaces` predates, and a running-config keeps the
     configuration of a removed linecard's ports or supervisor's management port. A cut after
-    the Management blocks, between two types (port-channels, SVIs), is not told."""
+    the Management blocks, between two types (port-channels, SVIs), is told only by a member
+    port whose channel is missing."""
+    orphan = next(
+        (n for n, port in shown.items() if port.member_of and port.member_of not in shown), None
+    )
+    if orphan is not None:
+        expects = f"{orphan} is a member of {shown[orphan].member_of}, which a whole output shows"
+        return stops(show, SHOW_INTERFACES, expects)
     last = max(shown, key=lambda name: shown[name].source.line or 0)
     missing = _declared_after(last, shown, declared)
     if missing:

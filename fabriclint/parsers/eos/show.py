@@ -2,12 +2,13 @@
 
 Cut-off outputs: the text has no end marker; a last block without its MTU line or a last header
 cut mid-line is refused (kit/whole.py `port_blocks_cut`). A cut exactly after a whole block is
-told from the running-config (eos/__init__.py `_short_of`): EOS lists every interface it has,
+told from the channels ports are members of (`Member of Port-Channel2`: that block must
+follow) and the running-config (eos/__init__.py `_short_of`): EOS lists every interface it has,
 each type's in the order `order` gives (Ethernet ports by slot and port, then loopbacks,
 Management, port-channels, SVIs, the VXLAN tunnel last), so ports the running-config declares
 after the last block of their type, or a declared Management interface not shown at all, were
-cut off. Past that (a cut among port-channels or SVIs) the interfaces are simply not shown:
-their operational MTU and state are then unknown, never guessed.
+cut off. Past that (a cut among SVIs, or port-channels no member names) the interfaces are
+simply not shown: their operational MTU and state are then unknown, never guessed.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ import re
 from fabriclint.models.common import Source, make_source
 from fabriclint.parsers.kit.show import ShownInterface
 
-# Only header lines and MTU lines matter; they are found with str.find (no per-line Python
-# work for the many counter lines) and then matched one by one.
-_MARKERS = (", line protocol is ", " MTU ")
+# Only header, channel-member and MTU lines matter; they are found with str.find (no per-line
+# Python work for the many counter lines) and then matched one by one.
+_MARKERS = (", line protocol is ", " MTU ", "  Member of ")
+_MEMBER = re.compile(r"\s+Member of (Port-Channel[0-9]{1,9})\b")
 _HEADER = re.compile(r"(\S+) is (administratively down|up|down)\S*, line protocol is (\w+)")
 # at most 30 digits: a longer number is no MTU (and past 4300 digits int() raises)
 _MTU = re.compile(r"\s+(?:\S+ )?MTU (\d{1,30}) bytes(?:.*?BW (\d{1,30}) kbit)?")
@@ -38,6 +40,8 @@ def parse_show_interfaces(text: str, file: str) -> dict[str, ShownInterface]:
         header = _HEADER.match(line)
         if header is not None:
             current = _header(out, header, make_source(file, number))
+        elif current is not None and (member := _MEMBER.match(line)) is not None:
+            current.member_of = member[1]
         elif current is not None and current.mtu is None:
             _mtu(current, line, file, number)
     return out

@@ -17,7 +17,7 @@ from fabriclint.models.common import Source
 @dataclass(slots=True)
 class ShownInterface:
     """One interface's block of a `show interface(s)` text. The fields an OS does not print
-    keep their defaults (EOS: `routed`, `member_of`, `channel`)."""
+    keep their defaults (EOS: `routed`, `channel`)."""
 
     source: Source
     """The header line ('Ethernet1 is up, line protocol is up', 'Ethernet1/1 is up')."""
@@ -29,6 +29,7 @@ class ShownInterface:
     routed: bool | None = None
     """NX-OS `Port mode is routed` (True) or another mode (False); None when not printed."""
     member_of: str | None = None
-    """NX-OS: the port-channel the port belongs to (`Belongs to Po1` gives port-channel1)."""
+    """The port-channel the port is a member of, as the OS names it: NX-OS `Belongs to Po1`
+    gives port-channel1, EOS `Member of Port-Channel1` Port-Channel1."""
     channel: bool = False
     """NX-OS: True for a port-channel."""
