@@ -99,6 +99,61 @@ Ethernet2/1 is up, line protocol is up (connected)
      0 output errors, 0 collisions
 """
 
+EOS_CONFIG = """\
+! Command: show running-config
+! device: leaf07 (DCS-7060DX5-64S, EOS-4.31.2F)
+!
+hostname leaf07
+!
+interface Ethernet1/1
+   mtu 9214
+!
+interface Ethernet2/1
+   mtu 9214
+!
+interface Ethernet10/1
+   mtu 9214
+!
+interface Loopback0
+   ip address 10.255.0.7/32
+!
+interface Management1
+   ip address 192.0.2.7/24
+!
+interface Vlan100
+   mtu 9164
+!
+end
+"""
+
+EOS_ALL = (
+    EOS_SHOW
+    + """\
+Ethernet10/1 is up, line protocol is up (connected)
+  Hardware is Ethernet, address is 001c.7300.0a01
+  Ethernet MTU 9214 bytes, BW 400000000 kbit
+Loopback0 is up, line protocol is up (connected)
+  Hardware is Loopback
+  Internet address is 10.255.0.7/32
+  IP MTU 65535 bytes (default)
+Management1 is up, line protocol is up (connected)
+  Hardware is Ethernet, address is 001c.7300.0001
+  Internet address is 192.0.2.7/24
+  IP MTU 1500 bytes (default), BW 1000000 kbit
+Vlan100 is up, line protocol is up (connected)
+  Hardware is Vlan, address is 001c.7300.0064
+  IP MTU 9164 bytes (default)
+"""
+)
+"""`show interfaces` of the whole EOS_CONFIG device, in EOS's order (Ethernet ports by number,
+loopbacks, management, SVIs)."""
+
+
+def before(text: str, marker: str) -> str:
+    """`text` cut exactly before the line holding `marker`: whole blocks only."""
+    return text[: text.index(marker)]
+
+
 NXOS_SHOW = """\
 Ethernet1/1 is up
 admin state is up, Dedicated Interface
@@ -249,6 +304,9 @@ EOS_DEV = Device(
     {"show running-config": "interface Ethernet1/1\n   mtu 9214\n", "show interfaces": EOS_SHOW},
     "show interfaces",
 )
+EOS_WHOLE = Device(
+    "eos", {"show running-config": EOS_CONFIG, "show interfaces": EOS_ALL}, "show interfaces"
+)
 ROCE_HOST = Device(
     "mlnx-host",
     {
@@ -307,7 +365,9 @@ def upto(text: str, marker: str, keep: int | None = None) -> str:
 
 
 @pytest.mark.parametrize(
-    "device", [NXOS, CUMULUS, EOS_DEV, ROCE_HOST, IB_HOST, SM], ids=lambda d: d.platform
+    "device",
+    [NXOS, CUMULUS, EOS_DEV, EOS_WHOLE, ROCE_HOST, IB_HOST, SM],
+    ids=lambda d: f"{d.platform}-{d.cut or 'all'}",
 )
 def test_the_whole_outputs_are_not_refused(device: Device) -> None:
     assert unparseable(parse(device, device.outputs)) == []
@@ -328,6 +388,12 @@ CASES = [
     (EOS_DEV, "show interfaces", upto(EOS_SHOW, "Description: gpu02"), "MTU line"),
     (EOS_DEV, "show interfaces", upto(EOS_SHOW, "Ethernet2/1 is up", 20), "header"),
     (EOS_DEV, "show interfaces", upto(EOS_SHOW, "Ethernet MTU 9214", 14) + "\n", "MTU line"),
+    # cut between two whole blocks: the running-config declares the ports past the cut
+    (EOS_WHOLE, "show interfaces", before(EOS_ALL, "Ethernet2/1 is"), "Ethernet2/1 (line 9)"),
+    (EOS_WHOLE, "show interfaces", before(EOS_ALL, "Ethernet10/1 is"), "Ethernet10/1 (line 12)"),
+    # cut after the last port, or the loopbacks: the device's own config declares Management1
+    (EOS_WHOLE, "show interfaces", before(EOS_ALL, "Loopback0 is"), "Management1 (line 18)"),
+    (EOS_WHOLE, "show interfaces", before(EOS_ALL, "Management1 is"), "Management1 (line 18)"),
     (ROCE_HOST, "mlnx_qos -i ens2np0", upto(MLNX_QOS, "enabled", 20), "'enabled' row"),
     (ROCE_HOST, "mlnx_qos -i ens2np0", upto(MLNX_QOS, "tc: 4"), "priority 4"),
     (ROCE_HOST, "mlnx_qos -i ens2np0", upto(MLNX_QOS, "dscp:23"), "no PFC 'enabled' row"),
@@ -395,6 +461,10 @@ def test_each_cut_is_refused_where_the_output_stops(
         (CUMULUS, "nv config show -o yaml", upto(NVUE, "mtu: 9216")),
         # NVUE without the header (hand-written startup.yaml, a fragment) is not judged
         (CUMULUS, "nv config show -o yaml", "interface:\n  swp1:\n    link:\n"),
+        # EOS: a cut after the management interface, between two types, is not told
+        (EOS_WHOLE, "show interfaces", before(EOS_ALL, "Vlan100 is")),
+        # a hand-edited snapshot: a port-channel declared that its show interfaces predates
+        (EOS_WHOLE, "show running-config", EOS_CONFIG + "interface Port-Channel10\n   mtu 9214\n"),
         # mlnx_qos releases that print no ETS section end after the PFC rows
         (ROCE_HOST, "mlnx_qos -i ens2np0", upto(MLNX_QOS, "buffer      0")),
         # the blocks in another order are as whole
@@ -407,6 +477,59 @@ def test_what_cannot_be_told_or_is_no_cut_is_not_refused(
     device: Device, cmd: str, text: str
 ) -> None:
     assert [m for _, _, m in unparseable(parse(device, {**device.outputs, cmd: text}))] == []
+
+
+def test_a_rendered_config_does_not_prove_a_management_interface_is_shown() -> None:
+    """Only the device's own running-config (`! Command:` header) says the switch has the
+    management interface it declares: a rendered or hand-written one may not be that switch's.
+    The ports it declares past the last one shown still prove a cut."""
+    rendered = EOS_CONFIG.split("\n", 1)[1]
+    shown = before(EOS_ALL, "Loopback0 is")
+    outputs = {"show running-config": rendered, "show interfaces": shown}
+    assert unparseable(parse(EOS_WHOLE, outputs)) == []
+    outputs["show interfaces"] = before(EOS_ALL, "Ethernet10/1 is")
+    assert [m for _, _, m in unparseable(parse(EOS_WHOLE, outputs)) if "Ethernet10/1" in m]
+
+
+def test_a_member_port_whose_port_channel_is_not_shown_proves_a_cut() -> None:
+    """A port EOS shows as `Member of Port-Channel10` proves the channel exists, and a whole
+    `show interfaces` lists it: an output cut exactly before its block (here after Management1,
+    where the declared-interface tests cannot tell) is refused at its last line."""
+    member = EOS_ALL.replace(
+        "  Description: gpu01:ens1np0\n",
+        "  Description: gpu01:ens1np0\n  Member of Port-Channel10\n",
+        1,
+    )
+    channel = (
+        "Port-Channel10 is up, line protocol is up (connected)\n"
+        "  Hardware is Port-Channel, address is 001c.7300.0101\n"
+        "  Ethernet MTU 9214 bytes, BW 400000000 kbit\n"
+    )
+    whole = member.replace("Vlan100 is", channel + "Vlan100 is")
+    outputs = {"show running-config": EOS_CONFIG, "show interfaces": whole}
+    assert unparseable(parse(EOS_WHOLE, outputs)) == []
+    cut = before(whole, "Port-Channel10 is")
+    problems = unparseable(parse(EOS_WHOLE, {**outputs, "show interfaces": cut}))
+    stops = len(cut.splitlines())
+    named = "Ethernet1/1 is a member of Port-Channel10"
+    assert [(f, n) for f, n, m in problems if named in m] == [(file_of("show interfaces"), stops)]
+    assert len(problems) == 1, problems
+
+
+def test_eos_and_nxos_read_their_show_output_into_the_one_kit_type() -> None:
+    """EOS `show interfaces` and NX-OS `show interface` blocks are one kit.show.ShownInterface
+    (kit/whole.py judges both from it); the fields NX-OS alone prints keep their defaults on
+    EOS."""
+    from fabriclint.parsers.eos.show import parse_show_interfaces
+    from fabriclint.parsers.kit.show import ShownInterface
+    from fabriclint.parsers.nxos.show import parse_show_interface
+
+    eos = parse_show_interfaces(EOS_SHOW, "e.txt")["Ethernet1/1"]
+    nxos = parse_show_interface(NXOS_SHOW, "n.txt")["Ethernet1/1"]
+    assert type(eos) is ShownInterface and type(nxos) is ShownInterface
+    assert (eos.oper_up, eos.admin_down, eos.mtu and eos.mtu[0]) == (True, False, 9214)
+    assert (eos.routed, eos.channel) == (None, False)
+    assert (nxos.oper_up, nxos.mtu and nxos.mtu[0], nxos.routed) == (True, 9216, True)
 
 
 JUNOS_CONFIG = """\

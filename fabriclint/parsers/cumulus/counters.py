@@ -21,7 +21,7 @@ import re
 
 from fabriclint.models.counters import DeviceCounters
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.parsers.kit.counters import Builder, NotACount, count, lines
+from fabriclint.parsers.kit.counters import Builder, NotACount, count, ethtool_cut, lines
 from fabriclint.parsers.kit.internal import counters_never_raise
 
 LINKS = "ip -o link show"
@@ -44,6 +44,15 @@ _QUEUE = {
 _PORT = {"HwIfInBufferDrops": "drops.rx_buffer", "HwIfOutQDrops": "drops.tx_queue"}
 
 
+def _field(name: str) -> str | None:
+    """The model field counter `name` is read into; None for a counter fabriclint does not read."""
+    for table in (_PRIORITY, _QUEUE):
+        for pattern, field in table.items():
+            if pattern.match(name):
+                return field
+    return _PORT.get(name)
+
+
 def _store(builder: Builder, port: str, name: str, counter_at: tuple[int, str, int]) -> bool:
     """Put one known counter in the model; False when `name` is not one fabriclint reads."""
     value, file, number = counter_at
@@ -64,10 +73,21 @@ def _store(builder: Builder, port: str, name: str, counter_at: tuple[int, str, i
 
 
 def read_ethtool(builder: Builder, port: str, output: RawOutput) -> None:
-    """The counters fabriclint reads from one port's `ethtool -S`."""
+    """The counters fabriclint reads from one port's `ethtool -S`. An output cut short (its
+    last line no whole counter line: kit/counters.py `ethtool_cut`) is a problem at that line;
+    a counter fabriclint reads printed without a value is one at its line, never absent."""
+    cut = ethtool_cut(output, f"ethtool -S {port}")
+    if cut is not None:
+        builder.problems.append(cut)
     known = 0
     for number, line in lines(output.text):
         match = _LINE.match(line)
+        if match is not None and not match[2] and _field(match[1]) is not None:
+            if cut is None or cut.source is None or cut.source.line != number:
+                builder.problem(
+                    f"{port}: {match[1]} is printed without a value", output.file, number
+                )
+            continue
         if match is None or not match[2]:
             continue  # `NIC statistics:` and other headers
         try:
@@ -77,7 +97,7 @@ def read_ethtool(builder: Builder, port: str, output: RawOutput) -> None:
             continue
         if value is not None and _store(builder, port, match[1], (value, output.file, number)):
             known += 1
-    if not known and output.text.strip():
+    if not known and cut is None and output.text.strip():
         message = f"{port}: no counter fabriclint reads in this `ethtool -S` output"
         builder.problem(message, output.file, 1)
 

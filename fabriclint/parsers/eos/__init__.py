@@ -11,17 +11,18 @@ import re
 from collections.abc import Mapping
 
 from fabriclint.models.common import Source
-from fabriclint.models.raw import RawDevice
+from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.eos.assemble import build_state
 from fabriclint.parsers.eos.draft import Draft
 from fabriclint.parsers.eos.lldp import read_lldp
 from fabriclint.parsers.eos.optics import read_transceivers
-from fabriclint.parsers.eos.show import ShownInterface, is_header, parse_show_interfaces
+from fabriclint.parsers.eos.show import MANAGEMENT, is_header, order, parse_show_interfaces
 from fabriclint.parsers.eos.text import walk
 from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
-from fabriclint.parsers.kit.whole import cut_before, port_blocks_cut
+from fabriclint.parsers.kit.show import ShownInterface
+from fabriclint.parsers.kit.whole import cut_before, has_header, port_blocks_cut, stops
 from fabriclint.platforms.eos import INTERFACES as SHOW_INTERFACES
 from fabriclint.platforms.eos import RUNNING_CONFIG
 
@@ -51,7 +52,8 @@ def parse(raw: RawDevice) -> DeviceState:
     shown = parse_show_interfaces(show.text, show.file) if show is not None else {}
     state = build_state(raw.name, draft, shown, with_config=problem is None)
     cut = _cut_off(raw) if problem is None else None
-    shown_cut = _show_cut(raw, shown) if cut is None else None
+    declared = {n: layer.source for n, layer in draft.interfaces.items()} if problem is None else {}
+    shown_cut = _show_cut(raw, shown, declared) if cut is None else None
     for found in (problem, cut, _show_problem(raw, shown) or shown_cut):
         if found is not None:
             state.problems.append(found)
@@ -91,17 +93,92 @@ _NO_MTU_LINE = ("Vxlan",)
 """Interfaces whose `show interfaces` block holds no MTU line when whole."""
 
 
-def _show_cut(raw: RawDevice, shown: Mapping[str, ShownInterface]) -> InputProblem | None:
-    """`show interfaces` cut short: its last block unfinished (kit/whole.py `port_blocks_cut`).
-    A cut between two whole blocks is not told: the running-config's ports are no measure, as
-    a `show interfaces` may list some of them only (`show interfaces Ethernet1-4`). A VXLAN
+def _show_cut(
+    raw: RawDevice, shown: Mapping[str, ShownInterface], declared: Mapping[str, Source]
+) -> InputProblem | None:
+    """`show interfaces` cut short: its last block unfinished (kit/whole.py `port_blocks_cut`),
+    or cut between two whole blocks where its member ports or the running-config prove it
+    (`_short_of`). A VXLAN
     tunnel interface prints no MTU line (`Vxlan1 is up ...`, `Hardware is Vxlan`, then its VNI
     maps: EOS VXLAN guide, `show interfaces vxlan`), and EOS lists it last: its block is no
     measure either."""
     show = raw.outputs.get(SHOW_INTERFACES)
     if show is None:
         return None
-    return port_blocks_cut(show, SHOW_INTERFACES, shown, is_header, _NO_MTU_LINE)
+    found = port_blocks_cut(show, SHOW_INTERFACES, shown, is_header, _NO_MTU_LINE)
+    return found if found is not None or not shown else _short_of(raw, show, shown, declared)
+
+
+def _short_of(
+    raw: RawDevice,
+    show: RawOutput,
+    shown: Mapping[str, ShownInterface],
+    declared: Mapping[str, Source],
+) -> InputProblem | None:
+    """A `show interfaces` cut exactly between two whole blocks, told from the port-channels its
+    ports are members of (`Member of Port-Channel2`: the channel exists and is listed, after the
+    Ethernet ports), and from the interfaces the running-config declares (`declared`: name ->
+    its `interface` line), which EOS creates and lists, each type's in order (eos/show.py
+    `order`):
+    - the last block shown is followed, in that order, by interfaces of its own type the
+      running-config declares and the output does not show (cut among the Ethernet ports:
+      `Ethernet12/1` is last, `interface Ethernet13/1` is declared);
+    - the device's own running-config (its `! Command:` header) declares a Management
+      interface and the output shows none: every EOS switch has one and lists it (after the
+      Ethernet ports and loopbacks), so the output stops before it.
+    Other interfaces declared and not shown are no measure: a snapshot edited by hand may
+    declare a port-channel or SVI its `show interfaces` predates, and a running-config keeps the
+    configuration of a removed linecard's ports or supervisor's management port. A cut after
+    the Management blocks, between two types (port-channels, SVIs), is told only by a member
+    port whose channel is missing."""
+    orphan = next(
+        (n for n, port in shown.items() if port.member_of and port.member_of not in shown), None
+    )
+    if orphan is not None:
+        expects = f"{orphan} is a member of {shown[orphan].member_of}, which a whole output shows"
+        return stops(show, SHOW_INTERFACES, expects)
+    last = max(shown, key=lambda name: shown[name].source.line or 0)
+    missing = _declared_after(last, shown, declared)
+    if missing:
+        name, more = missing[0], len(missing) - 1
+        also = f" and {more} more" if more else ""
+        expects = (
+            f"the running-config declares {name} (line {declared[name].line}){also} after "
+            f"{last}, the last interface shown"
+        )
+        return stops(show, SHOW_INTERFACES, expects)
+    config = raw.outputs.get(RUNNING_CONFIG)
+    if config is None or not has_header(config.text, (_DEVICE_HEADER,)):
+        return None
+    managed = [n for n in declared if _kind(n) == MANAGEMENT]
+    if managed and not any(_kind(n) == MANAGEMENT for n in shown):
+        expects = (
+            f"the device's running-config declares {managed[0]} (line "
+            f"{declared[managed[0]].line}), which a whole output shows"
+        )
+        return stops(show, SHOW_INTERFACES, expects)
+    return None
+
+
+def _declared_after(
+    last: str, shown: Mapping[str, ShownInterface], declared: Mapping[str, Source]
+) -> list[str]:
+    """The interfaces of `last`'s type (but Management) the running-config declares after it,
+    in EOS's order, that the output does not show."""
+    where = order(last)
+    if where is None or where[0] == MANAGEMENT:
+        return []
+    after = [
+        (key, name)
+        for name in declared
+        if name not in shown and (key := order(name)) is not None and key[0] == where[0]
+    ]
+    return [name for key, name in sorted(after) if key > where]
+
+
+def _kind(name: str) -> str | None:
+    where = order(name)
+    return where[0] if where is not None else None
 
 
 def _show_problem(raw: RawDevice, shown: Mapping[str, object]) -> InputProblem | None:

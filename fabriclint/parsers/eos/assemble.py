@@ -8,8 +8,8 @@ from fabriclint.models.common import Source, construct
 from fabriclint.models.state import DeviceState, Interface, QosConfig, Trust, Unparsed
 from fabriclint.parsers.eos.draft import At, Draft, Layer, Lined
 from fabriclint.parsers.eos.qos import device_qos, merge, port_qos
-from fabriclint.parsers.eos.show import ShownInterface
 from fabriclint.parsers.eos.tokens import is_time_unit
+from fabriclint.parsers.kit.show import ShownInterface
 from fabriclint.parsers.kit.vlans import svi_vlan
 
 # Layer fields that make an interface's QoS its own rather than purely inherited.

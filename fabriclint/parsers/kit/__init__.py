@@ -21,5 +21,6 @@ internal-error problem), `draft` (`BaseDraft`), `merge` (the layered merge), `in
 empty required outputs), `lines` (numbered command output and the problem log of the host and
 subnet-manager parsers), `common` (numbers and value lists), `counters` (what the counter parsers
 share: counts, column tables, the per-device builder), `signature` (whose configuration a
-text is), `whole` (is an output whole, or cut short), `vlans` (VLAN lists and what a layer-2 port carries). The kit imports no platform package.
+text is), `show` (`ShownInterface`: one interface's block of an EOS or NX-OS `show
+interface(s)`), `whole` (is an output whole, or cut short), `vlans` (VLAN lists and what a layer-2 port carries). The kit imports no platform package.
 """

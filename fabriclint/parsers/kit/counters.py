@@ -3,6 +3,11 @@
 Counter outputs are tables or `name: value` lists meant for people, so the helpers here read
 them defensively: a thousands separator (`1,200`) is a number, `N/A` or `-` is *absent* (never
 zero), and anything else where a count belongs is a located problem, not a crash.
+
+Cut-off outputs: `ethtool -S IF` has no end marker and no count, so a cut between two whole
+lines, or inside the last number (`rx_prio3_pause: 12` for `1234`), cannot be told; what can is
+a last line that is no whole counter line (`ethtool_cut`). A missing final newline is no sign:
+outputs imported from other collectors (an Ansible `stdout`) lose theirs.
 """
 
 from __future__ import annotations
@@ -22,9 +27,10 @@ from fabriclint.models.counters import (
     RdmaCounters,
     Width,
 )
-from fabriclint.models.raw import RawDevice
+from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import InputProblem
 from fabriclint.parsers.kit.common import to_int
+from fabriclint.parsers.kit.whole import has_header, last_line, stops
 
 ABSENT = frozenset({"n/a", "na", "-", "--", ""})
 """What devices print for a counter they do not have."""
@@ -56,6 +62,26 @@ def lines(text: str) -> Iterator[tuple[int, str]]:
         if number > _MAX_LINES:
             return
         yield number, line
+
+
+ETHTOOL_HEADER = "NIC statistics:"
+"""The first line of `ethtool -S IF` (ethtool's own, whatever the driver)."""
+_ETHTOOL_WHOLE = re.compile(r"\s*\S.*:\s*[0-9]+\s*")
+"""A whole counter line as ethtool prints it (`     %s: %llu`): a name, then a decimal count."""
+
+
+def ethtool_cut(output: RawOutput, cmd: str) -> InputProblem | None:
+    """`ethtool -S IF` as ethtool prints it (its first line `NIC statistics:`) cut short: after
+    the header every line is one counter, `name: count`, so a last line that is not one (cut
+    inside the name, `rx_prio3_pa`; right after the colon, `rx_prio3_pause:`) or the header
+    alone was cut; the counters past it would read as absent (no PFC on their priority). A
+    text without the header (an error message, `no stats available`) is not judged here."""
+    if not has_header(output.text, (ETHTOOL_HEADER,)):
+        return None
+    _, line = last_line(output.text)
+    if line.strip() != ETHTOOL_HEADER and _ETHTOOL_WHOLE.fullmatch(line):
+        return None
+    return stops(output, cmd, f"every line after {ETHTOOL_HEADER!r} is a whole 'name: count'")
 
 
 @dataclass

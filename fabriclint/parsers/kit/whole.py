@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Protocol
 
-from fabriclint.models.common import Source, source_at
+from fabriclint.models.common import source_at
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import InputProblem
+from fabriclint.parsers.kit.show import ShownInterface
 
 _BOM_AND_SPACE = "\ufeff \t\r\n"
 
@@ -69,24 +69,10 @@ def has_header(text: str, header: tuple[str, ...]) -> bool:
     )
 
 
-class ShownBlock(Protocol):
-    """One interface's block of a `show interface(s)` text, as a platform's reader gives it."""
-
-    @property
-    def source(self) -> Source:
-        """Its header line."""
-        ...
-
-    @property
-    def mtu(self) -> object | None:
-        """What its MTU line said; None when the block has none."""
-        ...
-
-
 def port_blocks_cut(
     output: RawOutput,
     cmd: str,
-    shown: Mapping[str, ShownBlock],
+    shown: Mapping[str, ShownInterface],
     is_header: Callable[[str], bool],
     no_mtu_line: tuple[str, ...],
 ) -> InputProblem | None:

@@ -19,8 +19,9 @@ import re
 
 from fabriclint.models.counters import Counter, DeviceCounters, Width
 from fabriclint.models.raw import RawDevice, RawOutput
-from fabriclint.parsers.kit.counters import Builder, NotACount, count, lines
+from fabriclint.parsers.kit.counters import Builder, NotACount, count, ethtool_cut, lines
 from fabriclint.parsers.kit.internal import counters_never_raise
+from fabriclint.parsers.kit.whole import last_line
 from fabriclint.platforms.base import pattern
 from fabriclint.platforms.mlnx_host import ETHTOOL_STATS, HW_COUNTERS, IBDEV2NETDEV, PORT_COUNTERS
 
@@ -98,7 +99,13 @@ def netdevs(raw: RawDevice) -> dict[tuple[str, int], str]:
 
 
 def read_ethtool(builder: Builder, netdev: str, output: RawOutput) -> None:
-    """Per-priority and port counters of one netdev from `ethtool -S`."""
+    """Per-priority and port counters of one netdev from `ethtool -S`. An output cut short
+    (its last line no whole counter line: kit/counters.py `ethtool_cut`) is a problem at that
+    line; a counter fabriclint reads printed without a value (ethtool prints a count after every
+    name) is one at its line, never an absent counter."""
+    cut = ethtool_cut(output, ETHTOOL_STATS.format(netdev=netdev))
+    if cut is not None:
+        builder.problems.append(cut)
     seen = False
     for number, line in lines(output.text):
         match = _ETHTOOL_LINE.match(line)
@@ -109,6 +116,10 @@ def read_ethtool(builder: Builder, netdev: str, output: RawOutput) -> None:
         if target is None:
             seen = seen or token.isdigit()
             continue
+        if not token:
+            if cut is None or cut.source is None or cut.source.line != number:
+                builder.problem(f"{name} is printed without a value", output.file, number)
+            continue
         try:
             value = count(token)
         except NotACount as exc:
@@ -117,7 +128,7 @@ def read_ethtool(builder: Builder, netdev: str, output: RawOutput) -> None:
         seen = True
         if value is not None:
             _store(builder, netdev, target, builder.counter(value, output.file, number))
-    if not seen and output.text.strip():
+    if not seen and cut is None and output.text.strip():
         builder.problem("no `name: value` counter line in this `ethtool -S` output", output.file, 1)
 
 
@@ -139,8 +150,15 @@ def _store(builder: Builder, netdev: str, target: tuple[int | None, str], counte
         builder.priority(netdev, priority, key, counter)
 
 
-def read_sysfs(builder: Builder, output: RawOutput, names: dict[tuple[str, int], str]) -> None:
-    """RDMA counters of HCA ports from `grep -rH .` over their sysfs counter folders."""
+def read_sysfs(
+    builder: Builder, output: RawOutput, names: dict[tuple[str, int], str], cmd: str
+) -> None:
+    """RDMA counters of HCA ports from `grep -rH .` over their sysfs counter folders. grep
+    prints only lines holding a character (the pattern `.`), so `PATH:` with nothing after it
+    is never whole: the last line of an output cut right after a colon (`cmd` is cut off),
+    elsewhere a line that is no counter. A last line cut inside its path is no `PATH:value`
+    line (a problem too); one cut inside its number cannot be told."""
+    last, _ = last_line(output.text)
     for number, line in lines(output.text):
         if not line.strip():
             continue
@@ -151,6 +169,14 @@ def read_sysfs(builder: Builder, output: RawOutput, names: dict[tuple[str, int],
             )
             continue
         hca, port, name, token = match[1], int(match[2]), match[3], match[4]
+        if not token.strip():
+            stop = (
+                f"'{cmd}' is cut off: this output stops at line {number}, "
+                if number == last
+                else ""
+            )
+            builder.problem(f"{stop}{name} has no value after its ':'", output.file, number)
+            continue
         if name in _NOT_COUNTERS:
             continue
         try:
@@ -176,5 +202,5 @@ def parse(raw: RawDevice) -> DeviceCounters:
             read_ethtool(builder, key.rsplit(" ", 1)[1], output)
         elif any(p.fullmatch(key) for p in _SYSFS_KEYS):
             builder.inputs.append(key)
-            read_sysfs(builder, output, names)
+            read_sysfs(builder, output, names, key)
     return builder.build()

@@ -22,12 +22,13 @@ from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.models.state import DeviceState, InputProblem
 from fabriclint.parsers.kit.inputs import missing_or_empty
 from fabriclint.parsers.kit.internal import never_raises
+from fabriclint.parsers.kit.show import ShownInterface
 from fabriclint.parsers.kit.whole import cut_before, port_blocks_cut
 from fabriclint.parsers.nxos.assemble import build_state
 from fabriclint.parsers.nxos.draft import Draft
 from fabriclint.parsers.nxos.lldp import read_lldp
 from fabriclint.parsers.nxos.optics import read_transceivers
-from fabriclint.parsers.nxos.show import ShownInterface, is_header, parse_show_interface
+from fabriclint.parsers.nxos.show import is_header, parse_show_interface
 from fabriclint.parsers.nxos.text import walk
 from fabriclint.platforms.nxos import INTERFACE as SHOW_INTERFACE
 from fabriclint.platforms.nxos import RUNNING_CONFIG

@@ -16,6 +16,7 @@ from fabriclint.models.state import (
     QueueConfig,
 )
 from fabriclint.parsers.kit.merge import Merge, last, stack, update
+from fabriclint.parsers.kit.show import ShownInterface
 from fabriclint.parsers.nxos.draft import NETWORK_QOS, QOS, QUEUING, Applied, Draft, Lined
 from fabriclint.parsers.nxos.ports import build_interfaces
 from fabriclint.parsers.nxos.qos import (
@@ -30,7 +31,6 @@ from fabriclint.parsers.nxos.qos import (
     unclassified,
     watchdog,
 )
-from fabriclint.parsers.nxos.show import ShownInterface
 
 _IN, _OUT = (QUEUING, "input"), (QUEUING, "output")
 _QOS_OUT = (QOS, "output")

@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 from fabriclint.models.common import Source
 from fabriclint.models.state import Interface, QosConfig
+from fabriclint.parsers.kit.show import ShownInterface
 from fabriclint.parsers.kit.vlans import svi_vlan
 from fabriclint.parsers.nxos.draft import QOS, QUEUING, Applied, Draft, Lined
 from fabriclint.parsers.nxos.qos import NetQos
-from fabriclint.parsers.nxos.show import ShownInterface
 
 # NX-OS default MTU of every interface type (`show interface` prints 1500 for unconfigured ports).
 DEFAULT_MTU = 1500

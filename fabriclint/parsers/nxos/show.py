@@ -9,9 +9,9 @@ cannot be told: the ports past it are simply not shown.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from fabriclint.models.common import Source, source_at
+from fabriclint.parsers.kit.show import ShownInterface
 
 # Header lines start at column 0; the detail lines that matter start with these (2-space indent).
 # Every other line (counters, mostly) is skipped by one C-level startswith test.
@@ -20,23 +20,6 @@ _ADMIN = "admin state is "
 _DETAILS = ("  MTU ", "  Port mode is ", "  Belongs to ")
 # at most 30 digits: a longer number is no MTU (and past 4300 digits int() raises)
 _MTU = re.compile(r"  MTU (\d{1,30}) bytes, BW (\d{1,30}) Kbit", re.ASCII)
-
-
-@dataclass(slots=True)
-class ShownInterface:
-    """What `show interface` says about one interface."""
-
-    source: Source
-    """The 'Ethernet1/1 is up' line."""
-    oper_up: bool
-    admin_down: bool
-    mtu: tuple[int, Source] | None = None
-    speed_mbps: tuple[int, Source] | None = None
-    routed: bool | None = None
-    member_of: str | None = None
-    """Port-channel the port belongs to (`Belongs to Po1` gives port-channel1)."""
-    channel: bool = False
-    """True for a port-channel."""
 
 
 def parse_show_interface(text: str, file: str) -> dict[str, ShownInterface]:
