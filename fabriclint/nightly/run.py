@@ -26,7 +26,7 @@ from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.policy import Severity
 from fabriclint.nightly import causes
 from fabriclint.nightly.delivery import DeliveryError, Staged
-from fabriclint.nightly.retention import compress, prune
+from fabriclint.nightly.retention import compress, prune, sweep_snapshots
 
 
 @dataclass
@@ -243,6 +243,10 @@ def _record_and_report(
         raise NotRecorded(f"{exc}; the reports went out but {NOTHING_RECORDED}") from None
     finally:
         staged.discard()
+    if opts.keep_nights:
+        for path in sweep_snapshots(opts.fabric_dir):
+            if opts.notice is not None:
+                opts.notice(f"removed what a killed compression left: {path}")
     compressed, problems = compress(opts.fabric_dir, old)
     return NightlyResult(document, target, 3 if problems else code, compressed, problems)
 
