@@ -221,9 +221,7 @@ def sweep(folders: dict[Path, set[str]], spare: Path | None = None) -> list[Path
             if match is None or match["name"] not in names:
                 continue
             path = Path(entry.path)
-            if _stale(path, now):
-                with contextlib.suppress(FileNotFoundError):
-                    path.unlink()
+            if _stale(path, now) and _removed(path):
                 mine.append(path)
         removed += mine
         if mine and folder != spare and folder.parent in folders:  # a run folder under reports/
@@ -231,6 +229,15 @@ def sweep(folders: dict[Path, set[str]], spare: Path | None = None) -> list[Path
                 folder.rmdir()
                 removed.append(folder)
     return removed
+
+
+def _removed(path: Path) -> bool:
+    """Unlink `path`; one that cannot be (a read-only folder) is left: it never fails a night."""
+    try:
+        path.unlink()
+    except OSError:  # FileNotFoundError too: another night removed it first
+        return False
+    return True
 
 
 def _stale(path: Path, now: float) -> bool:

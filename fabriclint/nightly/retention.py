@@ -127,12 +127,15 @@ def sweep_snapshots(fabric_dir: Path) -> list[Path]:
         if entry.name.endswith(".removed") and entry.is_dir(follow_symlinks=False):
             shutil.rmtree(path, ignore_errors=True)
         elif entry.is_file(follow_symlinks=False):
-            info = path.lstat()
-            if now - max(info.st_mtime, info.st_ctime) < delivery.GRACE:
+            try:
+                info = path.lstat()
+                if now - max(info.st_mtime, info.st_ctime) < delivery.GRACE:
+                    continue
+                if held_by_someone(path):
+                    continue
+                path.unlink()
+            except OSError:  # gone meanwhile, or not ours to remove: never fails the night
                 continue
-            if held_by_someone(path):
-                continue
-            path.unlink(missing_ok=True)
         else:
             continue
         if not os.path.lexists(path):

@@ -158,3 +158,26 @@ def test_a_fresh_staging_file_is_left_alone(fabric: Path, tmp_path: Path) -> Non
     code, _, err = nightly(fabric, "-s", "broken")
     assert code == 1 and "stale" not in err
     assert stray.is_symlink()
+
+
+def test_a_stale_file_that_cannot_be_removed_never_fails_the_night(
+    fabric: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = tmp_path / "report"
+    report.mkdir()
+    stale = report / ".report.json.abcd1234.tmp"
+    stale.write_text("{half")
+    unlink = Path.unlink
+
+    def refuse(self: Path, missing_ok: bool = False) -> None:
+        if self == stale:
+            raise PermissionError(13, "Permission denied", str(self))
+        unlink(self, missing_ok=missing_ok)
+
+    monkeypatch.setattr(delivery, "GRACE", 0.0)
+    monkeypatch.setattr(Path, "unlink", refuse)
+    code, doc, err = nightly(fabric, "-s", "baseline", "--report-dir", str(report))
+    monkeypatch.undo()
+    assert code == 0, err
+    assert doc["run"]["id"] == 1 and (report / "report.json").is_file()
+    assert stale.read_text() == "{half" and "stale" not in err
