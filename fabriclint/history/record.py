@@ -36,6 +36,16 @@ class Night:
     findings: list[Finding]
     check_seconds: float
     collect_seconds: float | None = None
+    unevaluated: frozenset[tuple[str, str]] = frozenset()
+    """(rule, device) pairs tonight's check did not evaluate: a coverage gap (an output the
+    rule needs is missing, a majority rule left out by --limit) or a part that failed
+    internally; `*` for any rule or any device. A finding there is carried, never resolved."""
+
+    def judged(self, rule: str, device: str | None) -> bool:
+        """Whether tonight evaluated `rule` on `device` (None: fabric-wide, on every device)."""
+        return not any(
+            r in (rule, "*") and (device is None or d in (device, "*")) for r, d in self.unevaluated
+        )
 
 
 @dataclass
@@ -161,7 +171,8 @@ def _unseen(known: dict[str, dict[str, Any]], night: Night, run_id: int) -> list
         if row["state"] != "open" or fingerprint in seen:
             continue
         device = row["device"]
-        if (device is None and night.complete) or device in checked:
+        looked = (device is None and night.complete) or device in checked
+        if looked and night.judged(row["rule"], device):
             gone = {"state": "resolved", "resolved_run": run_id, "resolved_at": night.started_at}
             entries.append(Entry("resolved", {**row, **gone}))
         else:
