@@ -22,7 +22,7 @@ from sqlalchemy import Connection
 from fabriclint.engine import CheckOptions, CheckResult, ExitCode, run_check
 from fabriclint.history.record import Explainer, Night, Recorded, record
 from fabriclint.history.store import HistoryBusy, HistoryError, Store, history_url, open_store
-from fabriclint.models.finding import SEVERITY_RANK, Finding, Report
+from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.policy import Severity
 from fabriclint.nightly import causes
 from fabriclint.nightly.delivery import DeliveryError, Staged
@@ -148,20 +148,21 @@ def _night(opts: NightlyOptions, checked: CheckResult, seconds: float) -> Night:
         findings=report.findings,
         check_seconds=round(seconds, 3),
         collect_seconds=opts.collect_seconds,
-        unevaluated=unevaluated(report),
+        partial=bool(checked.context is not None and checked.context.partial),
+        unevaluated=unevaluated(checked),
     )
 
 
-def unevaluated(report: Report) -> frozenset[tuple[str, str]]:
+def unevaluated(checked: CheckResult) -> frozenset[tuple[str, str]]:
     """The (rule, device) pairs the check did not evaluate (Night.unevaluated): its coverage
     gaps, and what an internal failure (INTERNAL001) stopped: a rule's findings (on the
     device it names, or all), or, for a part that is no rule, every finding (of the device)."""
+    report = checked.report
     blind = {(gap.rule, device) for gap in report.coverage for device in gap.devices}
-    for failed in report.findings:
-        if failed.rule != "INTERNAL001" or failed.object.startswith("fix hint for "):
+    for failed in checked.failures:
+        if failed.where.startswith("fix hint for "):
             continue  # a missing fix hint hides no finding
-        words = failed.object.split()
-        rule = words[-1] if failed.object.startswith(("rule ", "site rule ")) else "*"
+        rule = failed.where.split()[-1] if failed.where.startswith(("rule ", "site rule ")) else "*"
         blind.add((rule, failed.device or "*"))
     return frozenset(blind)
 
