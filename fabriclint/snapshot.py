@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import errno
 import hashlib
@@ -145,21 +146,63 @@ def atomic_write(path: Path, data: str) -> None:
 
 
 def write_temp(target: Path, data: str) -> Path:
-    """`data` in a new temporary file beside `target` (`.NAME.XXXX.tmp`), written, flushed to
-    disk and given an ordinary file's mode: ready to be renamed over `target`. Nothing is left
-    behind when it fails."""
+    """`data` in a new temporary file beside `target` (`.NAME.XXXXXXXX.tmp`), written, flushed
+    to disk and given an ordinary file's mode: ready to be renamed over `target`. Nothing is
+    left behind when it fails."""
+    tmp, fd = stage_temp(target, data)
+    os.close(fd)
+    return tmp
+
+
+def stage_temp(target: Path, data: str | bytes, hold: bool = False) -> tuple[Path, int]:
+    """As write_temp, but the file's descriptor is returned open. With `hold` the file is
+    under an exclusive `flock` from its creation (before anything is written) until that
+    descriptor is closed: the kernel drops it when the process dies, however it dies, so
+    `held_by_someone` tells a live run's staging file from one a killed run left."""
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     tmp = Path(name)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        if hold:
+            lock_file(fd)
+        view = memoryview(data.encode("utf-8") if isinstance(data, str) else data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
     except BaseException:
+        os.close(fd)
         tmp.unlink(missing_ok=True)
         raise
-    return tmp
+    return tmp, fd
+
+
+def lock_file(fd: int) -> None:
+    """Hold an exclusive flock on `fd`; a file system without locks just goes without."""
+    import fcntl
+
+    with contextlib.suppress(OSError):  # ENOLCK, EOPNOTSUPP: the sweep then keeps the file
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def held_by_someone(path: Path) -> bool:
+    """Whether a live process holds a lock on the regular file `path` (its staging run is
+    alive), or whether that cannot be told (no such file, not a regular file, no locks on
+    this file system): only False means "no one holds it"."""
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return True
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return True
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # held (EWOULDBLOCK), or locks not supported here: cannot tell
+        return True
+    finally:
+        os.close(fd)  # releases the lock just taken
+    return False
 
 
 def _umask() -> int:

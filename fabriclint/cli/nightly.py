@@ -187,10 +187,7 @@ def nightly(
     from fabriclint.cli.inventory import refresh_live
 
     refresh_live(fabric, offline)
-    collect_seconds = None
-    if snapshot is None:
-        live = Live(list(limit or []), workers, timeout, overlay, known_hosts, insecure, ssh_config)
-        snapshot, collect_seconds = _collect(fabric, live)
+    live = Live(list(limit or []), workers, timeout, overlay, known_hosts, insecure, ssh_config)
     from fabriclint.nightly.run import NightlyOptions
 
     opts = NightlyOptions(
@@ -203,11 +200,13 @@ def nightly(
         fail_on=fail_on.value if fail_on else None,
         lock_timeout=lock_timeout,
         trend_nights=trend_nights,
-        collect_seconds=collect_seconds,
         per_device_metrics=metrics_per_device,
         keep_nights=keep_nights,
         limit=limit or None,
         deliver=lambda doc, where: _emit(doc, where, fmt),
+        # collected only once the history and the metrics target are known usable
+        collect=None if snapshot is not None else (lambda: _collect(fabric, live)),
+        notice=lambda line: echo(f"nightly: {line}", err=True),
     )
     result = _run(opts)
     for archive in result.compressed:

@@ -36,6 +36,18 @@ class Night:
     findings: list[Finding]
     check_seconds: float
     collect_seconds: float | None = None
+    partial: bool = False
+    """Devices were left out by a choice (--limit): `complete`, but not the whole fabric."""
+    unevaluated: frozenset[tuple[str, str]] = frozenset()
+    """(rule, device) pairs tonight's check did not evaluate: a coverage gap (an output the
+    rule needs is missing, a majority rule left out by --limit) or a part that failed
+    internally; `*` for any rule or any device. A finding there is carried, never resolved."""
+
+    def judged(self, rule: str, device: str | None) -> bool:
+        """Whether tonight evaluated `rule` on `device` (None: fabric-wide, on every device)."""
+        return not any(
+            r in (rule, "*") and (device is None or d in (device, "*")) for r, d in self.unevaluated
+        )
 
 
 @dataclass
@@ -156,12 +168,14 @@ def _seen(
 def _unseen(known: dict[str, dict[str, Any]], night: Night, run_id: int) -> list[Entry]:
     seen = {f.fingerprint for f in night.findings}
     checked = {d.name for d in night.devices if d.status == "ok"}
+    whole = night.complete and not night.partial  # fabric-wide: never from a --limit night
     entries = []
     for fingerprint, row in known.items():
         if row["state"] != "open" or fingerprint in seen:
             continue
         device = row["device"]
-        if (device is None and night.complete) or device in checked:
+        looked = (device is None and whole) or device in checked
+        if looked and night.judged(row["rule"], device):
             gone = {"state": "resolved", "resolved_run": run_id, "resolved_at": night.started_at}
             entries.append(Entry("resolved", {**row, **gone}))
         else:

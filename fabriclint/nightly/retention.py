@@ -10,8 +10,10 @@ FABRIC/snapshots that hold a manifest and that no kept run still names.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tarfile
+import time
 from pathlib import Path
 
 from sqlalchemy import Connection, delete, select
@@ -57,13 +59,22 @@ def compress(fabric_dir: Path, stored: list[str]) -> tuple[list[Path], list[str]
 def _archive(folder: Path) -> Path:
     """`folder` -> NAME.tar.gz, written atomically; the folder is renamed aside before it is
     removed, so a removal cut short never leaves a partial folder under the snapshot's name
-    (the next night would archive that over the whole one)."""
-    archive = folder.with_name(folder.name + ".tar.gz")
+    (the next night would archive that over the whole one). An archive already there (of an
+    earlier snapshot of the same name: tooling that reuses `monday`) is never replaced: this
+    one becomes NAME.2.tar.gz, NAME.3.tar.gz, ... The archive being written is locked by its
+    run (see `sweep_snapshots`)."""
+    from fabriclint.snapshot import lock_file
+
     tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tar.gz.tmp")
     try:
-        with tarfile.open(tmp, "w:gz") as tar:
-            tar.add(folder, arcname=folder.name)
-        os.replace(tmp, archive)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o666)
+        with os.fdopen(fd, "wb") as raw:
+            lock_file(fd)
+            with tarfile.open(fileobj=raw, mode="w:gz") as tar:
+                tar.add(folder, arcname=folder.name)
+            raw.flush()
+            os.fsync(fd)
+            archive = _place(tmp, folder)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -71,3 +82,62 @@ def _archive(folder: Path) -> Path:
     os.replace(folder, doomed)
     shutil.rmtree(doomed, ignore_errors=True)
     return archive
+
+
+def _place(tmp: Path, folder: Path) -> Path:
+    """Give `tmp` the first archive name of `folder` not taken, never replacing one."""
+    for n in range(1, 10_000):
+        archive = folder.with_name(folder.name + (f".{n}" if n > 1 else "") + ".tar.gz")
+        try:
+            os.link(tmp, archive)
+        except FileExistsError:
+            continue
+        except OSError:  # no hard links here: the same, short of another run racing us
+            if os.path.lexists(archive):
+                continue
+            os.replace(tmp, archive)
+            return archive
+        tmp.unlink()
+        return archive
+    raise OSError(f"{folder.name}.tar.gz: 9,999 archives of that name already there")
+
+
+_LEFT = re.compile(r"\.(?P<name>.+)\.[0-9]+\.(?:tar\.gz\.tmp|removed)")
+
+
+def sweep_snapshots(fabric_dir: Path) -> list[Path]:
+    """What a compression killed outright left in FABRIC/snapshots: a half-written
+    `.NAME.PID.tar.gz.tmp` (older than delivery.GRACE and locked by no process: not one
+    another run is writing now) and a `.NAME.PID.removed` folder (already archived when it
+    was renamed aside; removing it alongside a live run that removes it too is harmless)."""
+    from fabriclint.nightly import delivery
+    from fabriclint.snapshot import held_by_someone
+
+    root = fabric_dir / "snapshots"
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return []
+    now, removed = time.time(), []
+    for entry in entries:
+        match = _LEFT.fullmatch(entry.name)
+        if match is None:
+            continue
+        path = Path(entry.path)
+        if entry.name.endswith(".removed") and entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(path, ignore_errors=True)
+        elif entry.is_file(follow_symlinks=False):
+            try:
+                info = path.lstat()
+                if now - max(info.st_mtime, info.st_ctime) < delivery.GRACE:
+                    continue
+                if held_by_someone(path):
+                    continue
+                path.unlink()
+            except OSError:  # gone meanwhile, or not ours to remove: never fails the night
+                continue
+        else:
+            continue
+        if not os.path.lexists(path):
+            removed.append(path)
+    return removed

@@ -7,10 +7,13 @@ with the night recorded, and is retried the next night."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import os
+import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +26,7 @@ from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.policy import Severity
 from fabriclint.nightly import causes
 from fabriclint.nightly.delivery import DeliveryError, Staged
-from fabriclint.nightly.retention import compress, prune
+from fabriclint.nightly.retention import compress, prune, sweep_snapshots
 
 
 @dataclass
@@ -50,6 +53,12 @@ class NightlyOptions:
     deliver: Callable[[dict[str, Any], Path], None] | None = None
     """Shows the night (the CLI's stdout report, given the report and its folder) before the
     commit: a night that could not be shown is not recorded either."""
+    collect: Callable[[], tuple[str, float]] | None = None
+    """Without `snapshot`: collects the night's snapshot (its path and the seconds it took).
+    Called only once the metrics target and the history have been found usable, so a night
+    that would be refused is refused before the (slow) collection, not after it."""
+    notice: Callable[[str], None] | None = None
+    """Says what the night did besides recording (the stale staging files it removed)."""
 
 
 @dataclass
@@ -113,6 +122,9 @@ def run_nightly(opts: NightlyOptions) -> NightlyResult:
     _check_metrics_target(opts.metrics)
     store = open_store(history_url(opts.fabric_dir, opts.history), opts.lock_timeout)
     try:
+        if opts.collect is not None and opts.snapshot is None:
+            snapshot, seconds = opts.collect()
+            opts = replace(opts, snapshot=snapshot, collect_seconds=seconds, collect=None)
         started = time.monotonic()
         check = CheckOptions(fabric_dir=opts.fabric_dir, snapshot=opts.snapshot, limit=opts.limit)
         checked = run_check(check)
@@ -136,7 +148,23 @@ def _night(opts: NightlyOptions, checked: CheckResult, seconds: float) -> Night:
         findings=report.findings,
         check_seconds=round(seconds, 3),
         collect_seconds=opts.collect_seconds,
+        partial=bool(checked.context is not None and checked.context.partial),
+        unevaluated=unevaluated(checked),
     )
+
+
+def unevaluated(checked: CheckResult) -> frozenset[tuple[str, str]]:
+    """The (rule, device) pairs the check did not evaluate (Night.unevaluated): its coverage
+    gaps, and what an internal failure (INTERNAL001) stopped: a rule's findings (on the
+    device it names, or all), or, for a part that is no rule, every finding (of the device)."""
+    report = checked.report
+    blind = {(gap.rule, device) for gap in report.coverage for device in gap.devices}
+    for failed in checked.failures:
+        if failed.where.startswith("fix hint for "):
+            continue  # a missing fix hint hides no finding
+        rule = failed.where.split()[-1] if failed.where.startswith(("rule ", "site rule ")) else "*"
+        blind.add((rule, failed.device or "*"))
+    return frozenset(blind)
 
 
 def _explainer(opts: NightlyOptions, checked: CheckResult) -> Explainer:
@@ -171,6 +199,7 @@ def _stage(
     code = exit_code(opts, checked, done)
     document = build(night, done, checked, trend(conn, night.fabric, opts.trend_nights), code)
     target = opts.report_dir or _default_dir(opts, night, done)
+    _sweep(opts, target)
     write_reports(target, document, staged)
     if opts.report_dir is None:
         staged.link(target.parent / "latest", target.name)
@@ -180,6 +209,31 @@ def _stage(
         staged.file(opts.metrics, render(document, opts.per_device_metrics))
     old = prune(conn, night.fabric, opts.keep_nights) if opts.keep_nights else []
     return document, target, code, old
+
+
+def _sweep(opts: NightlyOptions, target: Path) -> None:
+    """Remove the staging files killed nights left where this night writes (delivery.sweep):
+    inside the night's transaction, so no run of this history is staging now."""
+    from fabriclint.nightly.delivery import REPORT_FILES, metrics_target, sweep
+
+    folders: dict[Path, set[str]] = {target: set(REPORT_FILES)}
+    if opts.report_dir is None:
+        reports = target.parent
+        folders[reports] = {"latest"}
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(reports):
+                if _RUN_FOLDER.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False):
+                    folders.setdefault(Path(entry.path), set(REPORT_FILES))
+    if opts.metrics is not None:
+        where = metrics_target(opts.metrics)
+        folders.setdefault(where.parent, set()).add(where.name)
+    for path in sweep(folders, spare=target):
+        what = "staging file" if path.name.endswith(".tmp") else "empty report folder"
+        if opts.notice is not None:
+            opts.notice(f"removed a stale {what} a killed night left: {path}")
+
+
+_RUN_FOLDER = re.compile(r"\d{8}T\d{6}Z-run\d+")
 
 
 def _record_and_report(
@@ -205,6 +259,10 @@ def _record_and_report(
         raise NotRecorded(f"{exc}; the reports went out but {NOTHING_RECORDED}") from None
     finally:
         staged.discard()
+    if opts.keep_nights:
+        for path in sweep_snapshots(opts.fabric_dir):
+            if opts.notice is not None:
+                opts.notice(f"removed what a killed compression left: {path}")
     compressed, problems = compress(opts.fabric_dir, old)
     return NightlyResult(document, target, 3 if problems else code, compressed, problems)
 

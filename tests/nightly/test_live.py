@@ -55,3 +55,38 @@ def test_four_lab_nights(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert {i["nights_open"] for i in docs[2]["findings"]} == {2}
     assert len(list((fabric / "snapshots").iterdir())) == 4  # each night collected its own
     assert all(doc["run"]["collect_seconds"] > 0 for doc in docs)
+
+
+@pytest.mark.parametrize("refused", ["empty-history", "metrics-folder", "limit"])
+def test_a_night_that_would_be_refused_collects_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refused: str
+) -> None:
+    """An unusable history, a --metrics that is a folder or a --limit that selects no device
+    is exit 2 before collecting: the lab is never asked, no snapshot is written."""
+    fabric = tmp_path / "pod"
+    shutil.copytree(ROCE_POD, fabric, ignore=shutil.ignore_patterns("snapshots"))
+    empty = tmp_path / "history.sqlite"
+    empty.write_bytes(b"")
+    (tmp_path / "prom").mkdir()
+    extra = {
+        "empty-history": ["--history", str(empty)],
+        "metrics-folder": ["--metrics", str(tmp_path / "prom")],
+        "limit": ["--limit", "no-such-device*"],
+    }[refused]
+    expected = {
+        "empty-history": f"error: {empty}: an empty file (0 bytes), not a history",
+        "metrics-folder": f"error: --metrics {tmp_path / 'prom'}: cannot write",
+        "limit": "error: --limit no-such-device* selects no device of the inventory",
+    }[refused]
+    with lab_for(ROCE_POD / "snapshots" / "baseline") as lab:
+        for name, value in lab.env().items():
+            monkeypatch.setenv(name, value)
+        overlay = write_overlay(lab, tmp_path)
+        result = CliRunner().invoke(
+            app, ["nightly", str(fabric), "--overlay", str(overlay), *extra, "--format", "json"]
+        )
+    assert result.exit_code == 2, result.output[-2000:]
+    assert result.stderr.startswith(expected), result.stderr
+    assert "collect:" not in result.stderr  # not a device was contacted
+    assert not (fabric / "snapshots").exists()
+    assert empty.read_bytes() == b""
