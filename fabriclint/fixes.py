@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from fabriclint.causes import family
 from fabriclint.models.finding import Finding
 from fabriclint.models.intent import Profile
-from fabriclint.models.resolve import effective_qos, lossless_tcs, tc_queue
+from fabriclint.models.resolve import (
+    effective_qos,
+    lossless_priorities,
+    lossless_tcs,
+    priority_queue,
+    tc_queue,
+)
 from fabriclint.models.state import DeviceState, QosConfig
 
 
@@ -35,6 +41,12 @@ class Want:
     """Names the device's configuration defines, by kind (policy maps, profiles, ...)."""
     switched: bool = False
     """The port the finding names is a layer-2 (switched) port: EOS sets its MTU with `l2 mtu`."""
+    priority: int | None = None
+    """The priority whose queue the finding is about (`priority_queue.P.`); `queue` is then
+    the device's queue for that priority."""
+    ports: tuple[str, ...] = ()
+    """The ports that are lossless for the intended RoCE priority (the ports a device-wide
+    queue setting must reach on platforms that bind queues per port, SONiC `QUEUE|PORT|Q`)."""
 
     def one(self, kind: str, placeholder: str) -> str:
         """The one object of `kind` the configuration defines, else the placeholder."""
@@ -50,6 +62,11 @@ def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
     port = _PORT.match(finding.path)
     queue = _QUEUE.search(finding.path)
     number = int(queue["q"] or queue["p"]) if queue else None
+    priority = int(queue["p"]) if queue and queue["p"] else None
+    if priority is not None:  # the queue the device gives that priority (identity unless mapped)
+        qos = effective_qos(state, port["port"] if port else None)
+        number = priority_queue(qos, priority)
+        number = priority if number is None else number
     if number is None and "roce_queue" in finding.path and intent.roce is not None:
         # The queue the device gives the intended RoCE class (identity unless it maps it).
         qos = effective_qos(state, port["port"] if port else None)
@@ -66,7 +83,20 @@ def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
             defined[item.kind].append(item.name)
     iface = state.interfaces.get(name) if name is not None else None
     switched = iface is not None and iface.routed is False
-    return Want(name, number, profile, intent, finding.expected, finding.path, defined, switched)
+    roce = intent.roce.priority if intent.roce is not None else None
+    ports = tuple(
+        sorted(
+            p
+            for p in state.interfaces
+            if roce is not None
+            and state.platform == "sonic"
+            and roce in lossless_priorities(effective_qos(state, p))
+        )
+    )
+    return Want(
+        name, number, profile, intent, finding.expected, finding.path, defined, switched,
+        priority, ports,
+    )  # fmt: skip
 
 
 def _lossless(want: Want) -> list[int]:
@@ -91,7 +121,11 @@ def _mtu(want: Want, host: bool) -> int | None:
 
 
 def _eos_block(want: Want) -> str:
-    return f"qos profile {want.profile}" if want.profile else "qos profile <the port's profile>"
+    """Where a QoS statement goes: the QoS profile the ports apply, else the port itself (an
+    EOS interface takes the same statements as a `qos profile`)."""
+    if want.profile:
+        return f"qos profile {want.profile}"
+    return f"interface {want.port}" if want.port else "qos profile <the port's profile>"
 
 
 def _eos_classification(want: Want) -> str | None:
@@ -118,10 +152,45 @@ def _eos_ecn(want: Want) -> str | None:
     )
 
 
+def _scheduler(want: Want) -> tuple[str, float | None]:
+    """The intended mode (and weight) of the finding's queue: what the finding expects when it
+    names a mode (DRIFT on `...scheduler`), else the intent's entry for the priority, else strict
+    (the CNP class of QOS004)."""
+    entry = (want.intent.scheduler or {}).get(
+        want.priority if want.priority is not None else want.queue or 0
+    )
+    expected = want.expected if want.expected in ("strict", "dwrr", "ets") else None
+    mode = str(expected or (entry.mode if entry else "strict"))
+    return mode, entry.weight if entry is not None and mode != "strict" else None
+
+
 def _eos_scheduler(want: Want) -> str | None:
     if want.queue is None:
         return None
-    return f"{_eos_block(want)}\n   tx-queue {want.queue}\n      priority strict"
+    mode, weight = _scheduler(want)
+    lines = ["priority strict"] if mode == "strict" else ["no priority"]
+    if weight is not None:
+        lines.append(f"bandwidth percent {weight:g}")
+    body = "".join(f"\n      {line}" for line in lines)
+    return f"{_eos_block(want)}\n   tx-queue {want.queue}{body}"
+
+
+def _seconds(millis: float) -> str:
+    return f"{millis / 1000:g}"
+
+
+def _eos_watchdog(want: Want) -> str:
+    """The watchdog on, with the intended timer when intent has one (without it the port uses
+    the switch's default timeout, which DRIFT compares with the intent)."""
+    text = f"{_eos_block(want)}\n   priority-flow-control pause watchdog"
+    dog = want.intent.pfc.watchdog if want.intent.pfc else None
+    if dog is None or dog.detection_ms is None:
+        return text
+    restore = _seconds(dog.restoration_ms) if dog.restoration_ms is not None else "0"
+    return (
+        f"{text}\n   priority-flow-control pause watchdog port timer timeout "
+        f"{_seconds(dog.detection_ms)} polling-interval auto recovery-time {restore}"
+    )
 
 
 def _port_block(keyword: str, text: str, host: bool = False) -> Callable[[Want], str | None]:
@@ -139,7 +208,7 @@ def _port_block(keyword: str, text: str, host: bool = False) -> Callable[[Want],
 _EOS: dict[str, Callable[[Want], str | None]] = {
     "classification": _eos_classification,
     "pfc": _eos_pfc,
-    "watchdog": lambda want: f"{_eos_block(want)}\n   priority-flow-control pause watchdog",
+    "watchdog": _eos_watchdog,
     "ecn": _eos_ecn,
     "scheduler": _eos_scheduler,
     "trust": _port_block("interface", "qos trust dscp"),
@@ -205,20 +274,28 @@ def _sonic(setting: str, want: Want) -> str | None:
         enable = ",".join(str(p) for p in _lossless(want))
         return f'PORT_QOS_MAP|{port}: "pfc_enable": "{enable}"'
     if setting == "ecn" and (pair := _ecn(want)):
+        # The green curve marks only with wred_green_enable (SAI's default is off), and a
+        # profile acts only on the queues a QUEUE entry binds it to.
         profile = want.one("WRED_PROFILE", "<the lossless profile>")
-        return (
-            f'WRED_PROFILE|{profile}: "ecn": "ecn_all", '
+        fix = (
+            f'WRED_PROFILE|{profile}: "ecn": "ecn_all", "wred_green_enable": "true", '
             f'"green_min_threshold": "{pair[0]}", "green_max_threshold": "{pair[1]}"'
         )
+        ports = [want.port] if want.port else list(want.ports)
+        if want.queue is None or not ports:
+            return fix
+        return f'{fix}\nQUEUE|{",".join(ports)}|{want.queue}: "wred_profile": "{profile}"'
+
     if setting == "mtu" and (mtu := _mtu(want, host=False)):
         return f'PORT|{port}: "mtu": "{mtu}"'
     if setting == "watchdog":
+        # The PFC_WD entry `pfcwd start` writes, in the config_db form of the other hints.
         dog = want.intent.pfc.watchdog if want.intent.pfc else None
         detect = int(dog.detection_ms) if dog and dog.detection_ms else 200
-        restore = int(dog.restoration_ms) if dog and dog.restoration_ms else 200
+        restore = int(dog.restoration_ms) if dog and dog.restoration_ms else 2 * detect
         return (
-            f"pfcwd start --action drop ports {port} detection-time {detect} "
-            f"--restoration-time {restore}"
+            f'PFC_WD|{port}: "action": "drop", "detection_time": "{detect}", '
+            f'"restoration_time": "{restore}"'
         )
     return None
 
@@ -537,7 +614,9 @@ def hint(finding: Finding, state: DeviceState | None, intent: Profile | None) ->
     if finding.rule in _BY_RULE:
         return _BY_RULE[finding.rule](finding, state, want)
     write = _BY_PLATFORM.get(state.platform)
-    if setting is None or write is None:
+    if setting is None or write is None or ".buffers" in f".{finding.path}":
+        # Buffers (QOS008) are grouped with PFC as causes, but `pfc_enable` does not size a
+        # pool or reserve headroom: the sizes are the platform's, so no hint rather than a guess.
         return None
     if finding.rule == "ECN004":
         setting = "ecn"  # drop on a lossless queue: mark instead
