@@ -46,7 +46,8 @@ class Want:
     the device's queue for that priority."""
     ports: tuple[str, ...] = ()
     """The ports that are lossless for the intended RoCE priority (the ports a device-wide
-    queue setting must reach on platforms that bind queues per port, SONiC `QUEUE|PORT|Q`)."""
+    queue setting must reach where queues are bound per port: SONiC `QUEUE|PORT|Q`, an EOS
+    `qos profile` no port applies yet)."""
 
     def one(self, kind: str, placeholder: str) -> str:
         """The one object of `kind` the configuration defines, else the placeholder."""
@@ -89,7 +90,7 @@ def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
             p
             for p in state.interfaces
             if roce is not None
-            and state.platform == "sonic"
+            and state.platform in ("sonic", "eos")
             and roce in lossless_priorities(effective_qos(state, p))
         )
     )
@@ -122,10 +123,23 @@ def _mtu(want: Want, host: bool) -> int | None:
 
 def _eos_block(want: Want) -> str:
     """Where a QoS statement goes: the QoS profile the ports apply, else the port itself (an
-    EOS interface takes the same statements as a `qos profile`)."""
+    EOS interface takes the same statements as a `qos profile`), else a profile to create."""
     if want.profile:
         return f"qos profile {want.profile}"
-    return f"interface {want.port}" if want.port else "qos profile <the port's profile>"
+    if want.port:
+        return f"interface {want.port}"
+    if want.ports:
+        return f"qos profile {want.one('qos-profile', 'ROCE')}"
+    return "qos profile <the port's profile>"
+
+
+def _eos_in(want: Want, body: str) -> str:
+    """`body` in its block; a profile no port applies yet is applied to the RoCE ports."""
+    text = f"{_eos_block(want)}\n{body}"
+    if want.profile or want.port or not want.ports:
+        return text
+    name = want.one("qos-profile", "ROCE")
+    return text + "".join(f"\ninterface {p}\n   service-profile {name}" for p in want.ports)
 
 
 def _eos_classification(want: Want) -> str | None:
@@ -137,7 +151,7 @@ def _eos_pfc(want: Want) -> str | None:
     if not _lossless(want):
         return None
     lines = [f"   priority-flow-control priority {p} no-drop" for p in _lossless(want)]
-    return "\n".join([_eos_block(want), "   priority-flow-control on", *lines])
+    return _eos_in(want, "\n".join(["   priority-flow-control on", *lines]))
 
 
 def _eos_ecn(want: Want) -> str | None:
@@ -145,10 +159,11 @@ def _eos_ecn(want: Want) -> str | None:
     if pair is None or want.queue is None:
         return None
     drop = "      no random-detect drop\n" if "wred_drop" in want.path else ""
-    return (
-        f"{_eos_block(want)}\n   tx-queue {want.queue}\n{drop}"
+    return _eos_in(
+        want,
+        f"   tx-queue {want.queue}\n{drop}"
         f"      random-detect ecn minimum-threshold {pair[0]} bytes maximum-threshold "
-        f"{pair[1]} bytes"
+        f"{pair[1]} bytes",
     )
 
 
@@ -172,7 +187,7 @@ def _eos_scheduler(want: Want) -> str | None:
     if weight is not None:
         lines.append(f"bandwidth percent {weight:g}")
     body = "".join(f"\n      {line}" for line in lines)
-    return f"{_eos_block(want)}\n   tx-queue {want.queue}{body}"
+    return _eos_in(want, f"   tx-queue {want.queue}{body}")
 
 
 def _seconds(millis: float) -> str:
@@ -182,14 +197,15 @@ def _seconds(millis: float) -> str:
 def _eos_watchdog(want: Want) -> str:
     """The watchdog on, with the intended timer when intent has one (without it the port uses
     the switch's default timeout, which DRIFT compares with the intent)."""
-    text = f"{_eos_block(want)}\n   priority-flow-control pause watchdog"
+    text = "   priority-flow-control pause watchdog"
     dog = want.intent.pfc.watchdog if want.intent.pfc else None
     if dog is None or dog.detection_ms is None:
-        return text
+        return _eos_in(want, text)
     restore = _seconds(dog.restoration_ms) if dog.restoration_ms is not None else "0"
-    return (
+    return _eos_in(
+        want,
         f"{text}\n   priority-flow-control pause watchdog port timer timeout "
-        f"{_seconds(dog.detection_ms)} polling-interval auto recovery-time {restore}"
+        f"{_seconds(dog.detection_ms)} polling-interval auto recovery-time {restore}",
     )
 
 

@@ -180,3 +180,19 @@ def test_no_buffer_hint_that_would_not_clear_qos008(tmp_path: Path) -> None:
     findings = _check(tmp_path, EOS, SONIC)
     (qos008,) = [f for f in findings if f.rule == "QOS008"]
     assert qos008.fix is None
+
+
+def test_eos_device_wide_hint_creates_the_profile_and_applies_it(tmp_path: Path) -> None:
+    """No port applies a `qos profile`: the device-wide ECN hint was `qos profile <the port's
+    profile>`, which cannot be typed in. It names a profile and applies it to the RoCE ports."""
+    before = _check(tmp_path, EOS, SONIC)
+    fix = _fix(before, "leaf01", "ECN001", "queue 3")
+    assert fix == (
+        "qos profile ROCE\n   tx-queue 3\n      random-detect ecn minimum-threshold 150000 bytes "
+        "maximum-threshold 1500000 bytes\ninterface Ethernet1/1\n   service-profile ROCE\n"
+        "interface Ethernet49/1\n   service-profile ROCE"
+    )
+    after = _check(tmp_path, EOS.replace("\nend\n", f"\n{fix}\n!\nend\n"), SONIC)
+    left = {(f.rule, f.object) for f in after if f.device == "leaf01"}
+    assert not {x for x in left if x[0] in ("ECN001", "QOS006", "PARSE001")}, left
+    assert not [f for f in after if f.device == "leaf01" and ".ecn." in f.path], left
