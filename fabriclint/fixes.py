@@ -284,36 +284,72 @@ def _junos(setting: str, want: Want) -> str | None:
     return None
 
 
-def _sonic(setting: str, want: Want) -> str | None:
-    port = want.port or "<port>"
-    if setting == "pfc" and _lossless(want):
-        enable = ",".join(str(p) for p in _lossless(want))
-        return f'PORT_QOS_MAP|{port}: "pfc_enable": "{enable}"'
-    if setting == "ecn" and (pair := _ecn(want)):
-        # The green curve marks only with wred_green_enable (SAI's default is off), and a
-        # profile acts only on the queues a QUEUE entry binds it to.
-        profile = want.one("WRED_PROFILE", "<the lossless profile>")
-        fix = (
-            f'WRED_PROFILE|{profile}: "ecn": "ecn_all", "wred_green_enable": "true", '
-            f'"green_min_threshold": "{pair[0]}", "green_max_threshold": "{pair[1]}"'
-        )
-        ports = [want.port] if want.port else list(want.ports)
-        if want.queue is None or not ports:
-            return fix
-        return f'{fix}\nQUEUE|{",".join(ports)}|{want.queue}: "wred_profile": "{profile}"'
+def _sonic_pfc(want: Want) -> str | None:
+    if not _lossless(want):
+        return None
+    enable = ",".join(str(p) for p in _lossless(want))
+    return f'PORT_QOS_MAP|{want.port or "<port>"}: "pfc_enable": "{enable}"'
 
-    if setting == "mtu" and (mtu := _mtu(want, host=False)):
-        return f'PORT|{port}: "mtu": "{mtu}"'
-    if setting == "watchdog":
-        # The PFC_WD entry `pfcwd start` writes, in the config_db form of the other hints.
-        dog = want.intent.pfc.watchdog if want.intent.pfc else None
-        detect = int(dog.detection_ms) if dog and dog.detection_ms else 200
-        restore = int(dog.restoration_ms) if dog and dog.restoration_ms else 2 * detect
-        return (
-            f'PFC_WD|{port}: "action": "drop", "detection_time": "{detect}", '
-            f'"restoration_time": "{restore}"'
-        )
-    return None
+
+def _sonic_ecn(want: Want) -> str | None:
+    """The green curve marks only with wred_green_enable (SAI's default is off), and a profile
+    acts only on the queues a QUEUE entry binds it to."""
+    pair = _ecn(want)
+    if pair is None:
+        return None
+    profile = want.one("WRED_PROFILE", "<the lossless profile>")
+    fix = (
+        f'WRED_PROFILE|{profile}: "ecn": "ecn_all", "wred_green_enable": "true", '
+        f'"green_min_threshold": "{pair[0]}", "green_max_threshold": "{pair[1]}"'
+    )
+    ports = [want.port] if want.port else list(want.ports)
+    if want.queue is None or not ports:
+        return fix
+    return f'{fix}\nQUEUE|{",".join(ports)}|{want.queue}: "wred_profile": "{profile}"'
+
+
+def _sonic_mtu(want: Want) -> str | None:
+    mtu = _mtu(want, host=False)
+    return f'PORT|{want.port or "<port>"}: "mtu": "{mtu}"' if mtu else None
+
+
+def _sonic_watchdog(want: Want) -> str:
+    """The PFC_WD entry `pfcwd start` writes, in the config_db form of the other hints."""
+    dog = want.intent.pfc.watchdog if want.intent.pfc else None
+    detect = int(dog.detection_ms) if dog and dog.detection_ms else 200
+    restore = int(dog.restoration_ms) if dog and dog.restoration_ms else 2 * detect
+    return (
+        f'PFC_WD|{want.port or "<port>"}: "action": "drop", "detection_time": "{detect}", '
+        f'"restoration_time": "{restore}"'
+    )
+
+
+def _sonic(setting: str, want: Want) -> str | None:
+    write = _SONIC.get(setting)
+    return write(want) if write else None
+
+
+def _sonic_scheduler(want: Want) -> str | None:
+    """A SCHEDULER entry of the intended mode and weight, bound to the queue by QUEUE."""
+    mode, weight = _scheduler(want)
+    kind = {"strict": "STRICT", "dwrr": "DWRR"}.get(mode)
+    ports = [want.port] if want.port else list(want.ports)
+    if kind is None or want.queue is None or not ports:
+        return None  # ETS has no SCHEDULER type of its own
+    name = f"scheduler.{want.queue}"
+    fields = f'"type": "{kind}"' + (f', "weight": "{weight:g}"' if weight is not None else "")
+    return (
+        f'SCHEDULER|{name}: {fields}\nQUEUE|{",".join(ports)}|{want.queue}: "scheduler": "{name}"'
+    )
+
+
+_SONIC: dict[str, Callable[[Want], str | None]] = {
+    "pfc": _sonic_pfc,
+    "ecn": _sonic_ecn,
+    "mtu": _sonic_mtu,
+    "scheduler": _sonic_scheduler,
+    "watchdog": _sonic_watchdog,
+}
 
 
 def _cumulus(setting: str, want: Want) -> str | None:
@@ -621,6 +657,8 @@ def hint(finding: Finding, state: DeviceState | None, intent: Profile | None) ->
     if state is None or intent is None or not finding.rule.startswith(_HINTED):
         return None
     setting = family(finding)
+    if setting is None and _QUEUE.search(finding.path) and finding.path.endswith(".weight"):
+        setting = "scheduler"  # a queue's weight is set with its scheduler
     want = _want(finding, intent, state)
     if finding.rule == "NIC004" and intent.roce is not None:
         nic = state.rdma.get(want.port or "")

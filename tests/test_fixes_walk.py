@@ -196,3 +196,25 @@ def test_eos_device_wide_hint_creates_the_profile_and_applies_it(tmp_path: Path)
     left = {(f.rule, f.object) for f in after if f.device == "leaf01"}
     assert not {x for x in left if x[0] in ("ECN001", "QOS006", "PARSE001")}, left
     assert not [f for f in after if f.device == "leaf01" and ".ecn." in f.path], left
+
+
+def test_sonic_scheduler_hints_typed_in_clear_their_findings(tmp_path: Path) -> None:
+    """SONiC scheduler and weight drift had no hint: a SCHEDULER of the intended type and
+    weight, bound to the queue by QUEUE."""
+    before = _check(tmp_path, EOS, SONIC)
+    weighted = [
+        f for f in before
+        if f.device == "leaf02" and f.rule == "DRIFT002" and "priority_queue" in f.path
+    ]  # fmt: skip
+    assert weighted and all(f.fix for f in weighted), [(f.path, f.fix) for f in weighted]
+    sched = _fix(before, "leaf02", "DRIFT002", "interface Ethernet0", "priority_queue.3.scheduler")
+    assert sched == (
+        'SCHEDULER|scheduler.3: "type": "DWRR", "weight": "50"\n'
+        'QUEUE|Ethernet0|3: "scheduler": "scheduler.3"'
+    )
+    sonic = json.loads(json.dumps(SONIC))
+    for finding in weighted:
+        _sonic_apply(sonic, str(finding.fix))
+    after = _check(tmp_path, EOS, sonic)
+    left = [(f.rule, f.path) for f in after if f.device == "leaf02" and "priority_queue" in f.path]
+    assert left == [], left
