@@ -57,7 +57,9 @@ def _queue_text(conf: QueueConfig) -> dict[str, Any]:
     if ecn is not None and ecn.enabled:
         low = ecn.min_bytes if ecn.min_bytes is not None else ecn.min_raw
         high = ecn.max_bytes if ecn.max_bytes is not None else ecn.max_raw
-        marking = f"{low} to {high} at {ecn.probability_pct}%"
+        marking = f"{low} to {high}"
+        if ecn.probability_pct is not None:  # EOS writes none: not 'at None%'
+            marking += f" at {ecn.probability_pct}%"
     return {
         f"queue {conf.queue} scheduler": f"{mode} {conf.weight:g}" if conf.weight else mode,
         f"queue {conf.queue} ECN": marking or "off",

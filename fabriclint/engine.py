@@ -288,7 +288,9 @@ def find_snapshot(fabric: Fabric, opts: CheckOptions, lazy: bool = False) -> Sna
     newest = newest_snapshot(fabric.root / "snapshots")
     if newest is None:
         raise SnapshotError(
-            f"{fabric.root / 'snapshots'}: no snapshot found; pass --snapshot or --configs"
+            f"{fabric.root / 'snapshots'}: no snapshot found (no folder with a manifest.json); "
+            f"collect one with `fabriclint collect {fabric.root}` (or check --live), or pass "
+            "--snapshot NAME|PATH, or --configs DIR for a folder of rendered configs"
         )
     return load_snapshot(newest, base=Path.cwd(), lazy=lazy)
 

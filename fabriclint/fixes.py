@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from fabriclint.causes import family
 from fabriclint.models.finding import Finding
 from fabriclint.models.intent import Profile
-from fabriclint.models.resolve import effective_qos, lossless_tcs, tc_queue
+from fabriclint.models.resolve import (
+    effective_qos,
+    lossless_priorities,
+    lossless_tcs,
+    priority_queue,
+    tc_queue,
+)
 from fabriclint.models.state import DeviceState, QosConfig
 
 
@@ -35,6 +41,13 @@ class Want:
     """Names the device's configuration defines, by kind (policy maps, profiles, ...)."""
     switched: bool = False
     """The port the finding names is a layer-2 (switched) port: EOS sets its MTU with `l2 mtu`."""
+    priority: int | None = None
+    """The priority whose queue the finding is about (`priority_queue.P.`); `queue` is then
+    the device's queue for that priority."""
+    ports: tuple[str, ...] = ()
+    """The ports that are lossless for the intended RoCE priority (the ports a device-wide
+    queue setting must reach where queues are bound per port: SONiC `QUEUE|PORT|Q`, an EOS
+    `qos profile` no port applies yet)."""
 
     def one(self, kind: str, placeholder: str) -> str:
         """The one object of `kind` the configuration defines, else the placeholder."""
@@ -50,6 +63,11 @@ def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
     port = _PORT.match(finding.path)
     queue = _QUEUE.search(finding.path)
     number = int(queue["q"] or queue["p"]) if queue else None
+    priority = int(queue["p"]) if queue and queue["p"] else None
+    if priority is not None:  # the queue the device gives that priority (identity unless mapped)
+        qos = effective_qos(state, port["port"] if port else None)
+        number = priority_queue(qos, priority)
+        number = priority if number is None else number
     if number is None and "roce_queue" in finding.path and intent.roce is not None:
         # The queue the device gives the intended RoCE class (identity unless it maps it).
         qos = effective_qos(state, port["port"] if port else None)
@@ -66,7 +84,20 @@ def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
             defined[item.kind].append(item.name)
     iface = state.interfaces.get(name) if name is not None else None
     switched = iface is not None and iface.routed is False
-    return Want(name, number, profile, intent, finding.expected, finding.path, defined, switched)
+    roce = intent.roce.priority if intent.roce is not None else None
+    ports = tuple(
+        sorted(
+            p
+            for p in state.interfaces
+            if roce is not None
+            and state.platform in ("sonic", "eos")
+            and roce in lossless_priorities(effective_qos(state, p))
+        )
+    )
+    return Want(
+        name, number, profile, intent, finding.expected, finding.path, defined, switched,
+        priority, ports,
+    )  # fmt: skip
 
 
 def _lossless(want: Want) -> list[int]:
@@ -91,7 +122,24 @@ def _mtu(want: Want, host: bool) -> int | None:
 
 
 def _eos_block(want: Want) -> str:
-    return f"qos profile {want.profile}" if want.profile else "qos profile <the port's profile>"
+    """Where a QoS statement goes: the QoS profile the ports apply, else the port itself (an
+    EOS interface takes the same statements as a `qos profile`), else a profile to create."""
+    if want.profile:
+        return f"qos profile {want.profile}"
+    if want.port:
+        return f"interface {want.port}"
+    if want.ports:
+        return f"qos profile {want.one('qos-profile', 'ROCE')}"
+    return "qos profile <the port's profile>"
+
+
+def _eos_in(want: Want, body: str) -> str:
+    """`body` in its block; a profile no port applies yet is applied to the RoCE ports."""
+    text = f"{_eos_block(want)}\n{body}"
+    if want.profile or want.port or not want.ports:
+        return text
+    name = want.one("qos-profile", "ROCE")
+    return text + "".join(f"\ninterface {p}\n   service-profile {name}" for p in want.ports)
 
 
 def _eos_classification(want: Want) -> str | None:
@@ -103,7 +151,7 @@ def _eos_pfc(want: Want) -> str | None:
     if not _lossless(want):
         return None
     lines = [f"   priority-flow-control priority {p} no-drop" for p in _lossless(want)]
-    return "\n".join([_eos_block(want), "   priority-flow-control on", *lines])
+    return _eos_in(want, "\n".join(["   priority-flow-control on", *lines]))
 
 
 def _eos_ecn(want: Want) -> str | None:
@@ -111,17 +159,54 @@ def _eos_ecn(want: Want) -> str | None:
     if pair is None or want.queue is None:
         return None
     drop = "      no random-detect drop\n" if "wred_drop" in want.path else ""
-    return (
-        f"{_eos_block(want)}\n   tx-queue {want.queue}\n{drop}"
+    return _eos_in(
+        want,
+        f"   tx-queue {want.queue}\n{drop}"
         f"      random-detect ecn minimum-threshold {pair[0]} bytes maximum-threshold "
-        f"{pair[1]} bytes"
+        f"{pair[1]} bytes",
     )
+
+
+def _scheduler(want: Want) -> tuple[str, float | None]:
+    """The intended mode (and weight) of the finding's queue: what the finding expects when it
+    names a mode (DRIFT on `...scheduler`), else the intent's entry for the priority, else strict
+    (the CNP class of QOS004)."""
+    entry = (want.intent.scheduler or {}).get(
+        want.priority if want.priority is not None else want.queue or 0
+    )
+    expected = want.expected if want.expected in ("strict", "dwrr", "ets") else None
+    mode = str(expected or (entry.mode if entry else "strict"))
+    return mode, entry.weight if entry is not None and mode != "strict" else None
 
 
 def _eos_scheduler(want: Want) -> str | None:
     if want.queue is None:
         return None
-    return f"{_eos_block(want)}\n   tx-queue {want.queue}\n      priority strict"
+    mode, weight = _scheduler(want)
+    lines = ["priority strict"] if mode == "strict" else ["no priority"]
+    if weight is not None:
+        lines.append(f"bandwidth percent {weight:g}")
+    body = "".join(f"\n      {line}" for line in lines)
+    return _eos_in(want, f"   tx-queue {want.queue}{body}")
+
+
+def _seconds(millis: float) -> str:
+    return f"{millis / 1000:g}"
+
+
+def _eos_watchdog(want: Want) -> str:
+    """The watchdog on, with the intended timer when intent has one (without it the port uses
+    the switch's default timeout, which DRIFT compares with the intent)."""
+    text = "   priority-flow-control pause watchdog"
+    dog = want.intent.pfc.watchdog if want.intent.pfc else None
+    if dog is None or dog.detection_ms is None:
+        return _eos_in(want, text)
+    restore = _seconds(dog.restoration_ms) if dog.restoration_ms is not None else "0"
+    return _eos_in(
+        want,
+        f"{text}\n   priority-flow-control pause watchdog port timer timeout "
+        f"{_seconds(dog.detection_ms)} polling-interval auto recovery-time {restore}",
+    )
 
 
 def _port_block(keyword: str, text: str, host: bool = False) -> Callable[[Want], str | None]:
@@ -139,7 +224,7 @@ def _port_block(keyword: str, text: str, host: bool = False) -> Callable[[Want],
 _EOS: dict[str, Callable[[Want], str | None]] = {
     "classification": _eos_classification,
     "pfc": _eos_pfc,
-    "watchdog": lambda want: f"{_eos_block(want)}\n   priority-flow-control pause watchdog",
+    "watchdog": _eos_watchdog,
     "ecn": _eos_ecn,
     "scheduler": _eos_scheduler,
     "trust": _port_block("interface", "qos trust dscp"),
@@ -199,28 +284,72 @@ def _junos(setting: str, want: Want) -> str | None:
     return None
 
 
+def _sonic_pfc(want: Want) -> str | None:
+    if not _lossless(want):
+        return None
+    enable = ",".join(str(p) for p in _lossless(want))
+    return f'PORT_QOS_MAP|{want.port or "<port>"}: "pfc_enable": "{enable}"'
+
+
+def _sonic_ecn(want: Want) -> str | None:
+    """The green curve marks only with wred_green_enable (SAI's default is off), and a profile
+    acts only on the queues a QUEUE entry binds it to."""
+    pair = _ecn(want)
+    if pair is None:
+        return None
+    profile = want.one("WRED_PROFILE", "<the lossless profile>")
+    fix = (
+        f'WRED_PROFILE|{profile}: "ecn": "ecn_all", "wred_green_enable": "true", '
+        f'"green_min_threshold": "{pair[0]}", "green_max_threshold": "{pair[1]}"'
+    )
+    ports = [want.port] if want.port else list(want.ports)
+    if want.queue is None or not ports:
+        return fix
+    return f'{fix}\nQUEUE|{",".join(ports)}|{want.queue}: "wred_profile": "{profile}"'
+
+
+def _sonic_mtu(want: Want) -> str | None:
+    mtu = _mtu(want, host=False)
+    return f'PORT|{want.port or "<port>"}: "mtu": "{mtu}"' if mtu else None
+
+
+def _sonic_watchdog(want: Want) -> str:
+    """The PFC_WD entry `pfcwd start` writes, in the config_db form of the other hints."""
+    dog = want.intent.pfc.watchdog if want.intent.pfc else None
+    detect = int(dog.detection_ms) if dog and dog.detection_ms else 200
+    restore = int(dog.restoration_ms) if dog and dog.restoration_ms else 2 * detect
+    return (
+        f'PFC_WD|{want.port or "<port>"}: "action": "drop", "detection_time": "{detect}", '
+        f'"restoration_time": "{restore}"'
+    )
+
+
 def _sonic(setting: str, want: Want) -> str | None:
-    port = want.port or "<port>"
-    if setting == "pfc" and _lossless(want):
-        enable = ",".join(str(p) for p in _lossless(want))
-        return f'PORT_QOS_MAP|{port}: "pfc_enable": "{enable}"'
-    if setting == "ecn" and (pair := _ecn(want)):
-        profile = want.one("WRED_PROFILE", "<the lossless profile>")
-        return (
-            f'WRED_PROFILE|{profile}: "ecn": "ecn_all", '
-            f'"green_min_threshold": "{pair[0]}", "green_max_threshold": "{pair[1]}"'
-        )
-    if setting == "mtu" and (mtu := _mtu(want, host=False)):
-        return f'PORT|{port}: "mtu": "{mtu}"'
-    if setting == "watchdog":
-        dog = want.intent.pfc.watchdog if want.intent.pfc else None
-        detect = int(dog.detection_ms) if dog and dog.detection_ms else 200
-        restore = int(dog.restoration_ms) if dog and dog.restoration_ms else 200
-        return (
-            f"pfcwd start --action drop ports {port} detection-time {detect} "
-            f"--restoration-time {restore}"
-        )
-    return None
+    write = _SONIC.get(setting)
+    return write(want) if write else None
+
+
+def _sonic_scheduler(want: Want) -> str | None:
+    """A SCHEDULER entry of the intended mode and weight, bound to the queue by QUEUE."""
+    mode, weight = _scheduler(want)
+    kind = {"strict": "STRICT", "dwrr": "DWRR"}.get(mode)
+    ports = [want.port] if want.port else list(want.ports)
+    if kind is None or want.queue is None or not ports:
+        return None  # ETS has no SCHEDULER type of its own
+    name = f"scheduler.{want.queue}"
+    fields = f'"type": "{kind}"' + (f', "weight": "{weight:g}"' if weight is not None else "")
+    return (
+        f'SCHEDULER|{name}: {fields}\nQUEUE|{",".join(ports)}|{want.queue}: "scheduler": "{name}"'
+    )
+
+
+_SONIC: dict[str, Callable[[Want], str | None]] = {
+    "pfc": _sonic_pfc,
+    "ecn": _sonic_ecn,
+    "mtu": _sonic_mtu,
+    "scheduler": _sonic_scheduler,
+    "watchdog": _sonic_watchdog,
+}
 
 
 def _cumulus(setting: str, want: Want) -> str | None:
@@ -528,6 +657,8 @@ def hint(finding: Finding, state: DeviceState | None, intent: Profile | None) ->
     if state is None or intent is None or not finding.rule.startswith(_HINTED):
         return None
     setting = family(finding)
+    if setting is None and _QUEUE.search(finding.path) and finding.path.endswith(".weight"):
+        setting = "scheduler"  # a queue's weight is set with its scheduler
     want = _want(finding, intent, state)
     if finding.rule == "NIC004" and intent.roce is not None:
         nic = state.rdma.get(want.port or "")
@@ -537,7 +668,9 @@ def hint(finding: Finding, state: DeviceState | None, intent: Profile | None) ->
     if finding.rule in _BY_RULE:
         return _BY_RULE[finding.rule](finding, state, want)
     write = _BY_PLATFORM.get(state.platform)
-    if setting is None or write is None:
+    if setting is None or write is None or ".buffers" in f".{finding.path}":
+        # Buffers (QOS008) are grouped with PFC as causes, but `pfc_enable` does not size a
+        # pool or reserve headroom: the sizes are the platform's, so no hint rather than a guess.
         return None
     if finding.rule == "ECN004":
         setting = "ecn"  # drop on a lossless queue: mark instead

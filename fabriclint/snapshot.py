@@ -251,7 +251,10 @@ def _read_device(
             return LoadedDevice(raw=None, status="missing-file", error=reason)
         expected = entry.sha256.get(filename)
         if expected and sha256_of(data) != expected:
-            reason = f"{shown}/{name}/{filename}: sha256 differs from the manifest (changed after collection)"
+            reason = (
+                f"{shown}/{name}/{filename}: sha256 differs from the manifest (changed after "
+                f"collection; after a deliberate edit: fabriclint snapshot rehash {shown})"
+            )
             return LoadedDevice(raw=None, status="checksum-mismatch", error=reason)
         text = data.decode("utf-8", errors="replace")
         outputs[command] = RawOutput(text=text, file=f"{shown}/{name}/{filename}")

@@ -69,6 +69,11 @@ def read_baseline(path: Path) -> set[str]:
         return set(BaselineFile.model_validate(data).fingerprints)
     except UnsafeInput as exc:
         raise BaselineError(f"cannot read the baseline: {exc}") from exc
+    except FileNotFoundError as exc:  # a first CI run, before anyone wrote one
+        raise BaselineError(
+            f"{path}: no such baseline file; write it once with the same check and "
+            f"`--write-baseline {path}` (it accepts today's findings), then commit it"
+        ) from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise BaselineError(f"{path}: cannot read the baseline: {exc}") from exc
     except json.JSONDecodeError as exc:

@@ -98,6 +98,22 @@ def test_github_workflow_commands_run_as_pasted(repo: Path) -> None:
     assert page.startswith("<!DOCTYPE html>") and '<svg id="map"' in page
 
 
+def test_github_workflow_says_how_to_write_the_baseline_it_reads(repo: Path) -> None:
+    """A new repository has no baseline yet: the doc gives the command that writes it, and the
+    check without it stops with exit 2 naming that flag, not only 'No such file'."""
+    section = DOC.split("### GitHub Actions\n", 1)[1].split("\n### ", 1)[0]
+    write = re.search(r"`(fabriclint check [^`]*--write-baseline [^`]*)`", section)
+    assert write, "the GitHub Actions section says how to write the baseline"
+    (repo / ".fabriclint-baseline.json").unlink()
+    flow = _snippet("GitHub Actions")
+    lines = [" ".join(str(s["run"]).split()) for s in flow["jobs"]["fabric"]["steps"] if "run" in s]
+    check = next(c for c in _commands(lines) if c[1] == "check")
+    result = CliRunner().invoke(app, check[1:])
+    assert result.exit_code == 2 and "--write-baseline .fabriclint-baseline.json" in result.output
+    assert _run(shlex.split(write.group(1))) == 1  # the pod's findings accepted
+    assert _run(check) == 0
+
+
 def test_gitlab_job_runs_as_pasted_and_writes_its_reports(repo: Path) -> None:
     job = _snippet("GitLab CI")["fabriclint"]
     lines = [" ".join(line.split()) for line in job["script"]]

@@ -81,6 +81,8 @@ def test_the_wrong_port_finding_names_both_ends_and_where_each_fact_is(
     assert "sm02/ibnetdiscover.txt" not in wrong.message  # the same sighting is listed once
     rail = next(f for f in miscabled.report.findings if f.rule == "CAB005")
     assert (rail.expected, rail.actual) == (5, 4)
+    # the subnet manager's ibnetdiscover showed that cable, not LLDP
+    assert "seen over ibnetdiscover: " in rail.message and "LLDP" not in rail.message
 
 
 def test_without_ibnetdiscover_the_cabling_is_a_coverage_gap_not_a_pass(tmp_path: Path) -> None:

@@ -52,6 +52,7 @@ def test_rail_crossed_gives_exactly_its_faults() -> None:
         and "lldp-rail-crossed/gpu04/lldpctl_-f_json.txt:" in crossing.message
     )
     assert crossing.source is not None and where in f"{crossing.source}"
+    assert "seen over LLDP: " in crossing.message
 
 
 @pytest.mark.parametrize("name", ["baseline", "broken", "lldp-miscabled"])

@@ -52,6 +52,14 @@ def test_status_and_missing_file_and_checksum(tmp_path: Path) -> None:
     assert snap.devices["leaf03"].error == "connect timed out after 10 s"
 
 
+def test_checksum_mismatch_names_the_rehash_for_a_deliberate_edit(tmp_path: Path) -> None:
+    """A pre-change review edits a copied snapshot: the reason says which command accepts it."""
+    write_snapshot(tmp_path, {"leaf01": ("eos", {"show running-config": "a\n"})})
+    (tmp_path / "leaf01" / "show_running-config.txt").write_text("edited\n")
+    error = load_snapshot(tmp_path).devices["leaf01"].error or ""
+    assert "sha256 differs" in error and "fabriclint snapshot rehash " in error, error
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

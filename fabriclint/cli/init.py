@@ -28,7 +28,12 @@ def init(
     for path in written:
         if path.suffix == ".yaml":
             echo(f"wrote {path}")
+    inventory = folder / "inventory.yaml"
     echo(
-        f"next: fabriclint inventory import --from ... --out {folder / 'inventory.yaml'}, "
-        f"then fabriclint validate {folder}"
+        f"next: edit {inventory} (or write it: fabriclint inventory import --from ... "
+        f"--out {inventory}) and {folder / 'intent.yaml'}, then\n"
+        f"  fabriclint validate {folder}\n"
+        f"  fabriclint check {folder} --configs DIR    # rendered configs, one per switch "
+        "(leaf01.cfg)\n"
+        f"  fabriclint collect {folder} && fabriclint check {folder}    # or the live devices"
     )

@@ -24,6 +24,8 @@ def validate(
     try:
         loaded = load_fabric(fabric, option_models())
     except FabricError as exc:
+        for warning in exc.warnings:  # every problem at once: an unknown platform too
+            echo(f"{warning.file}:{warning.line}:{warning.col}: warning: {warning.message}")
         echo(f"{len(exc.problems)} problem(s) found", err=True)
         raise fail(exc.problems) from None
     inv = loaded.inventory

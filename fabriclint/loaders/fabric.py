@@ -42,9 +42,11 @@ class Fabric:
 class FabricError(Exception):
     """The fabric directory has problems; nothing can be checked."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[Problem], warnings: list[Problem] | None = None) -> None:
         super().__init__(f"{len(problems)} problem(s) in the fabric files")
         self.problems = problems
+        self.warnings = warnings or []
+        """What `validate` also says when the inventory itself loaded (an unknown platform)."""
 
 
 def display_path(path: Path) -> str:
@@ -502,17 +504,19 @@ def load_fabric(root: Path, option_models: dict[str, type[BaseModel]]) -> Fabric
     problems += _check_policy(policy, policy_doc, option_models)
     resolved, more = resolve_policy(policy, policy_doc, root=root)
     problems += more
+    warnings: list[Problem] = []
+    if inventory is not None and inv_doc is not None:
+        warnings = platform_warnings(inv_doc, inventory)
     if problems or inventory is None:
         # each problem once, in the order found where several share a place (not a set's order,
         # which changes from run to run with PYTHONHASHSEED)
         once = list(dict.fromkeys(problems))
-        raise FabricError(sorted(once, key=lambda p: (p.file, p.line, p.col)))
+        raise FabricError(sorted(once, key=lambda p: (p.file, p.line, p.col)), warnings)
     docs = {
         name: d
         for name, d in (("inventory", inv_doc), ("intent", intent_doc), ("policy", policy_doc))
         if d
     }
-    warnings = platform_warnings(inv_doc, inventory) if inv_doc is not None else []
     if intent_doc is not None:
         warnings += unused_role_warnings(intent_doc, inventory)
     return Fabric(

@@ -143,6 +143,13 @@ def _seen(cable: Observed) -> str:
     return "; ".join(parts)
 
 
+def _how(cable: Observed) -> str:
+    """What showed the cable: LLDP, or (InfiniBand) a subnet manager's `ibnetdiscover`."""
+    files = {s.source.file for s in cable.sightings if s.source is not None}
+    ib = bool(files) and all("ibnetdiscover" in f for f in files)
+    return "ibnetdiscover" if ib else "LLDP"
+
+
 def _planned(ctx: Context, end: End) -> str:
     """`the plan cables leaf01:Ethernet1/1 to gpu01:ens1np0 (inventory.yaml:85)`, or `unplanned`."""
     c = cabling(ctx)
@@ -444,7 +451,10 @@ class RailCrossingCable(Rule[NoOptions]):
         for pair, cable in sorted(c.observed.items(), key=lambda item: sorted(item[0])):
             done.add(pair)
             found = self._crossing(
-                ctx, cable.ends, f"seen over LLDP: {_seen(cable)}", cable.sightings[0].source
+                ctx,
+                cable.ends,
+                f"seen over {_how(cable)}: {_seen(cable)}",
+                cable.sightings[0].source,
             )
             if found is not None:
                 yield found

@@ -66,6 +66,13 @@ def test_device_without_parser_is_incomplete(
     assert "unsupported" in out
 
 
+def test_a_new_fabric_without_snapshots_is_told_how_to_get_one(fabric_dir: Path) -> None:
+    """Right after `fabriclint init`: the message names the command that makes a snapshot and
+    the flag for rendered configs, not only '--snapshot or --configs'."""
+    code, out = invoke("check", str(fabric_dir))
+    assert code == 2 and f"fabriclint collect {fabric_dir}" in out and "--configs DIR" in out
+
+
 def test_input_errors_exit_2(fabric_dir: Path, tmp_path: Path) -> None:
     code, out = invoke("check", str(fabric_dir))
     assert code == 2 and "no snapshot found" in out

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from fabriclint.cli.app import app
 from fabriclint.diff import compare_states
-from fabriclint.models.state import DeviceState, Interface, QosConfig
+from fabriclint.models.state import DeviceState, EcnConfig, Interface, QosConfig, QueueConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAPS = ROOT / "inventories" / "roce-pod" / "snapshots"
@@ -140,3 +140,17 @@ def test_same_change_on_many_ports_is_one_line() -> None:
     changes = compare_states({"leaf01": state(3)}, {"leaf01": state(1)}, [26])
     priority = [c for c in changes if c.setting == "DSCP 26 priority"]
     assert len(priority) == 1 and len(priority[0].objects) == 4
+
+
+def test_ecn_without_a_probability_is_not_at_none_percent() -> None:
+    """EOS `random-detect ecn` has no probability: the diff said `150000 to 1500000 at None%`."""
+
+    def state(ecn: EcnConfig | None) -> DeviceState:
+        qos = QosConfig(queues={3: QueueConfig(queue=3, ecn=ecn)})
+        ports = {"Ethernet1": Interface(name="Ethernet1")}
+        return DeviceState(name="leaf01", platform="eos", qos=qos, interfaces=ports)
+
+    marked = EcnConfig(enabled=True, min_bytes=150000, max_bytes=1500000)
+    changes = compare_states({"leaf01": state(None)}, {"leaf01": state(marked)}, [26])
+    (ecn,) = [c for c in changes if c.setting == "queue 3 ECN"]
+    assert (ecn.before, ecn.after) == ("off", "150000 to 1500000")

@@ -39,3 +39,14 @@ def test_init_never_overwrites(tmp_path: Path) -> None:
     assert "intent.yaml: already there; init never overwrites a fabric file" in result.output
     assert (tmp_path / "intent.yaml").read_text() == "profiles: {}\n"
     assert not (tmp_path / "inventory.yaml").exists()
+
+
+def test_init_says_how_to_go_on_without_a_netbox(tmp_path: Path) -> None:
+    """The next steps named only `inventory import`: a hand-written inventory, rendered configs
+    and a collection are what a new user without a source of truth does next."""
+    folder = tmp_path / "pod-a"
+    out = runner.invoke(app, ["init", str(folder)]).output
+    assert f"edit {folder / 'inventory.yaml'}" in out
+    for step in (f"fabriclint validate {folder}", f"fabriclint check {folder} --configs DIR"):
+        assert step in out, out
+    assert f"fabriclint collect {folder} && fabriclint check {folder}" in out

@@ -145,6 +145,20 @@ def test_every_problem_reported_at_once(fabric_dir: Path) -> None:
     assert out.count("intent.yaml:") == 2
 
 
+def test_an_unknown_platform_is_named_beside_the_errors(fabric_dir: Path) -> None:
+    """The platform warning was only shown once every error was fixed: a new user fixing the
+    errors of one run met a new message in the next."""
+    inv = fabric_dir / "inventory.yaml"
+    inv.write_text(inv.read_text().replace("platform: eos", "platform: arista-eos"))
+    intent = fabric_dir / "intent.yaml"
+    intent.write_text(intent.read_text().replace("dscp: [26]", "dscp: [99]"))
+    code, out = run_validate(fabric_dir)
+    assert code == 2 and "1 problem(s) found" in out
+    assert re.search(
+        r"inventory\.yaml:\d+:\d+: warning: .*no parser for platform 'arista-eos'", out
+    )
+
+
 def test_policy_problems(fabric_dir: Path) -> None:
     (fabric_dir / "policy.yaml").write_text(
         "extends: [defualt]\nignore: [PFC999, XYZ]\noptions:\n  PARSE001: {bogus: 1}\n  NOPE001: {}\n"
