@@ -251,7 +251,7 @@ def _refuse_inputs(
 def _run(opts: Any) -> Any:
     """run_nightly with its input errors as exit 2 and a busy history as exit 3."""
     from fabriclint.engine import UsageError
-    from fabriclint.history.store import HistoryBusy, HistoryError
+    from fabriclint.history.store import HistoryBusy, HistoryError, HistoryUnwritable
     from fabriclint.loaders.fabric import FabricError
     from fabriclint.nightly.run import MetricsTargetError, NotRecorded, run_nightly
     from fabriclint.snapshot import SnapshotError
@@ -260,7 +260,7 @@ def _run(opts: Any) -> Any:
         return run_nightly(opts)
     except FabricError as exc:
         raise fail(exc.problems) from None
-    except (HistoryBusy, NotRecorded) as exc:
+    except (HistoryBusy, HistoryUnwritable, NotRecorded) as exc:
         echo(f"error: {exc}", err=True)
         raise typer.Exit(INCOMPLETE_EXIT) from None
     except (SnapshotError, UsageError, HistoryError, MetricsTargetError) as exc:
