@@ -114,6 +114,11 @@ def open_store(url: str, timeout: float = 60.0) -> Store:
     shown = parsed.render_as_string(hide_password=True)
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise HistoryError(f"{shown}: only sqlite and postgresql histories are supported")
+    if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        raise HistoryError(  # the night would be recorded in memory and lost at exit (exit 0)
+            f"{shown}: an in-memory SQLite database keeps no history: name a file "
+            "(sqlite:///path/history.sqlite)"
+        )
     _refuse_empty_file(parsed)
     try:
         engine = _engine(parsed, timeout)
