@@ -8,6 +8,7 @@ import typer
 
 from fabriclint.cli.check import FailOn, Format, View, _check_outputs, render_all
 from fabriclint.cli.errors import fail, split_codes
+from fabriclint.cli.targets import FABRIC_FILES, refuse_inputs, snapshot_folder
 
 
 def counters(
@@ -64,6 +65,13 @@ def counters(
 
     formats = list(fmts or [Format("text")])
     _check_outputs(formats, outputs or [])
+    sides = [snapshot_folder(fabric, side) for side in (before, after, config) if side is not None]
+    refuse_inputs(
+        [("--output", target) for target in outputs or []],
+        [fabric / name for name in FABRIC_FILES],
+        sides,
+        "a file of the snapshots or fabric",
+    )
     opts = CounterOptions(
         fabric_dir=fabric,
         before=before,

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from fabriclint.cli.errors import emit, fail
+from fabriclint.cli.targets import FABRIC_FILES, refuse_inputs
 
 
 class DiffFormat(StrEnum):
@@ -66,6 +67,10 @@ def diff(
     root = fabric or _fabric_of(before)
     if configs and root is None:
         raise fail(["--configs needs --fabric (the inventory names each device's platform)"])
+    fabric_files = [root / name for name in FABRIC_FILES] if root is not None else []
+    refuse_inputs(
+        [("--output", output)], fabric_files, [before, after], "a file of the snapshots or fabric"
+    )
     try:
         text, code = run_diff(before, after, root, configs, fmt.value)
     except FabricError as exc:

@@ -104,6 +104,8 @@ def history(
     from fabriclint.history.store import HistoryError, open_store
     from fabriclint.history.store import history_url as url_of
 
+    if finding is not None and open_longer is not None:  # one of them was silently ignored
+        raise fail(["--finding and --open-longer-than are exclusive: pass one of them"])
     if finding is not None and len(finding) < 8:
         raise fail(["--finding: give at least 8 characters of the fingerprint"])
     name = _fabric_name(fabric)

@@ -186,6 +186,7 @@ def nightly(
     reports. Exit 0 nothing new fails, 1 findings, 2 input error, 3 incomplete or busy."""
     from fabriclint.cli.inventory import refresh_live
 
+    _refuse_inputs(fabric, snapshot, history, report_dir, metrics)
     refresh_live(fabric, offline)
     live = Live(list(limit or []), workers, timeout, overlay, known_hosts, insecure, ssh_config)
     from fabriclint.nightly.run import NightlyOptions
@@ -216,10 +217,40 @@ def nightly(
     raise typer.Exit(result.exit_code)
 
 
+def _refuse_inputs(
+    fabric: Path,
+    snapshot: str | None,
+    history: str | None,
+    report_dir: Path | None,
+    metrics: Path | None,
+) -> None:
+    """--metrics and the report files must not replace the fabric's YAML, a snapshot (the
+    nights refer to them) or the history: `--metrics FABRIC/intent.yaml` wrote the textfile
+    over the intent and exit 0."""
+    from fabriclint.cli.history import _sqlite_file
+    from fabriclint.cli.targets import FABRIC_FILES, refuse_inputs, snapshot_folder
+
+    database = _sqlite_file(fabric, history)
+    kept = [fabric / name for name in FABRIC_FILES]
+    if database is not None and database.name:
+        kept += [
+            database.with_name(database.name + end) for end in ("", "-wal", "-shm", "-journal")
+        ]
+    folders = [fabric / "snapshots"]
+    if snapshot is not None:
+        folders.append(snapshot_folder(fabric, snapshot))
+    targets: list[tuple[str, Path | None]] = [("--metrics", metrics)]
+    if report_dir is not None:
+        targets += [
+            ("--report-dir", report_dir / n) for n in ("report.json", "report.md", "index.html")
+        ]
+    refuse_inputs(targets, kept, folders, "a file of the fabric, its snapshots or its history")
+
+
 def _run(opts: Any) -> Any:
     """run_nightly with its input errors as exit 2 and a busy history as exit 3."""
     from fabriclint.engine import UsageError
-    from fabriclint.history.store import HistoryBusy, HistoryError
+    from fabriclint.history.store import HistoryBusy, HistoryError, HistoryUnwritable
     from fabriclint.loaders.fabric import FabricError
     from fabriclint.nightly.run import MetricsTargetError, NotRecorded, run_nightly
     from fabriclint.snapshot import SnapshotError
@@ -228,7 +259,7 @@ def _run(opts: Any) -> Any:
         return run_nightly(opts)
     except FabricError as exc:
         raise fail(exc.problems) from None
-    except (HistoryBusy, NotRecorded) as exc:
+    except (HistoryBusy, HistoryUnwritable, NotRecorded) as exc:
         echo(f"error: {exc}", err=True)
         raise typer.Exit(INCOMPLETE_EXIT) from None
     except (SnapshotError, UsageError, HistoryError, MetricsTargetError) as exc:

@@ -32,6 +32,15 @@ class HistoryBusy(HistoryError):
     """Another run held the history's write lock longer than the timeout: exit 3."""
 
 
+class HistoryUnwritable(HistoryError):
+    """The disk refused the night's write (full, an I/O error, a file-size limit): not the
+    user's input but the run's result not kept, exit 3 with nothing recorded."""
+
+
+_DISK_ERRORS = ("disk I/O error", "database or disk is full")
+"""sqlite's words for SQLITE_IOERR and SQLITE_FULL."""
+
+
 @dataclass
 class Store:
     """An engine on the history database and how long a writer waits for the lock."""
@@ -53,6 +62,10 @@ class Store:
         except OperationalError as exc:
             if "locked" in str(exc.orig) or "busy" in str(exc.orig):
                 raise self._busy(started) from None
+            if any(words in str(exc.orig) for words in _DISK_ERRORS):
+                raise HistoryUnwritable(
+                    f"{self.shown}: {_first_line(exc.orig)}; nothing recorded"
+                ) from None
             raise HistoryError(f"{self.shown}: {_first_line(exc.orig)}") from None
 
     def _advisory_lock(self, conn: Connection, started: float) -> None:
@@ -101,6 +114,11 @@ def open_store(url: str, timeout: float = 60.0) -> Store:
     shown = parsed.render_as_string(hide_password=True)
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise HistoryError(f"{shown}: only sqlite and postgresql histories are supported")
+    if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        raise HistoryError(  # the night would be recorded in memory and lost at exit (exit 0)
+            f"{shown}: an in-memory SQLite database keeps no history: name a file "
+            "(sqlite:///path/history.sqlite)"
+        )
     _refuse_empty_file(parsed)
     try:
         engine = _engine(parsed, timeout)

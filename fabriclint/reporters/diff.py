@@ -6,6 +6,8 @@ from typing import Any
 
 from fabriclint.diff import Change, DiffReport
 from fabriclint.models.finding import Finding
+from fabriclint.reporters.markdown import escape
+from fabriclint.reporters.text import VISIBLE
 
 
 def value_text(value: Any) -> str:
@@ -52,11 +54,15 @@ def text(report: DiffReport) -> str:
         out += [f"  + {_finding(f)}" for f in report.introduced]
         out.append(f"findings resolved ({len(report.resolved)}):")
         out += [f"  - {_finding(f)}" for f in report.resolved]
-    return "\n".join(out) + "\n"
+    return "\n".join(line.translate(VISIBLE) for line in out) + "\n"
+    # (device text is untrusted: an ESC in an interface name must not reach the terminal raw;
+    # controls and bidi overrides are spelled out as the check's text report does)
 
 
 def _cell(value: str) -> str:
-    return value.replace("|", "\\|").replace("\n", " ")
+    """Device text in a table cell or list item: controls, HTML, markup and `|` escaped, as
+    the check's Markdown report escapes them."""
+    return escape(value)
 
 
 def markdown(report: DiffReport) -> str:

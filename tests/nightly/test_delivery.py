@@ -135,6 +135,30 @@ def test_a_closed_stdout_records_nothing(fabric: Path) -> None:
     _next_night_is_new(fabric)
 
 
+@pytest.mark.parametrize("words", ["disk I/O error", "database or disk is full"])
+def test_a_full_disk_under_the_history_is_incomplete_not_a_usage_error(
+    fabric: Path, monkeypatch: pytest.MonkeyPatch, words: str
+) -> None:
+    """sqlite refusing the night's rows for want of disk (seen with `ulimit -f 20` on the
+    example: `disk I/O error`) was exit 2, the code of a user's mistake; it is exit 3 with
+    nothing recorded, and the next night reports its findings as new."""
+    before = _first_night(fabric)
+    execute = Connection.execute
+
+    def full(self: Connection, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        if "INSERT" in str(statement).upper():
+            raise OperationalError("INSERT", {}, Exception(words))
+        return execute(self, statement, *args, **kwargs)
+
+    monkeypatch.setattr(Connection, "execute", full)
+    code, doc, err = nightly(fabric, "--snapshot", "broken")
+    monkeypatch.undo()
+    assert code == 3 and doc == {}, err
+    assert err.strip().endswith(f"history.sqlite: {words}; nothing recorded"), err
+    assert _dump(fabric) == before
+    _next_night_is_new(fabric)
+
+
 def test_a_refused_commit_after_the_reports_went_out(
     fabric: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
