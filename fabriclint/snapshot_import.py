@@ -170,16 +170,21 @@ _SPECIAL = (
 
 
 def _refuse_special(path: Path, root: Path) -> None:
-    """SnapshotError for an entry that is neither a folder nor a regular file (a link is judged
-    by what it points to): skipping it would import the device without an output it may hold."""
+    """SnapshotError for an entry that is neither a folder nor a regular file (a link to a file
+    is judged by what it points to): skipping it would import the device without an output it
+    may hold. A link to a folder is refused too: listing it walked wherever it points (`/etc`),
+    outside the folder the user named, and inside a device folder it was skipped silently."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         kind = "a link to nothing" if path.is_symlink() else "unreadable"
     else:
-        if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        if stat.S_ISDIR(mode) and path.is_symlink():
+            kind = "a link to a folder"
+        elif stat.S_ISREG(mode) or stat.S_ISDIR(mode):
             return
-        kind = next((name for test, name in _SPECIAL if test(mode)), "not a regular file")
+        else:
+            kind = next((name for test, name in _SPECIAL if test(mode)), "not a regular file")
     shown = path.relative_to(root)
     raise SnapshotError(f"{root / shown}: {kind}, not a regular file; refused (remove it)")
 

@@ -196,6 +196,31 @@ def test_an_entry_that_is_no_regular_file_refuses_the_import(
     assert not out.exists()
 
 
+@pytest.mark.parametrize("where", ["leaf02", "leaf01/more"])
+def test_a_link_to_a_folder_refuses_the_import(tmp_path: Path, where: str) -> None:
+    """A device folder (or a folder inside one) that links elsewhere: the listing walked where it
+    points (`leaf02 -> /etc` named files of /etc in its errors), and inside a device folder it
+    was skipped with what it held. Refused with its path, nothing written, nothing outside
+    named."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret-name.txt").write_text("not an output\n")
+    outputs = tmp_path / "outputs"
+    (outputs / "leaf01").mkdir(parents=True)
+    shutil.copy(
+        FABRIC / "snapshots" / "baseline" / "leaf01" / "show_running-config.txt",
+        outputs / "leaf01" / "show_running-config.txt",
+    )
+    (outputs / where).symlink_to(outside, target_is_directory=True)
+    out = tmp_path / "snap"
+    code, text = invoke("snapshot", "import", str(outputs), "-p", "leaf*=eos", "--out", str(out))
+    assert code == 2, text
+    said = " ".join(text.split())
+    assert f"{outputs / where}: a link to a folder, not a regular file; refused" in said
+    assert "secret-name" not in said
+    assert not out.exists()
+
+
 def test_files_inside_a_hidden_folder_of_a_device_are_not_outputs(tmp_path: Path) -> None:
     """A device folder that is a git checkout (or holds an editor's hidden folder) imports its
     outputs only: `.git/config` was imported as an output of the device, and a FIFO inside
