@@ -59,15 +59,25 @@ def test_one_thread_for_many_alarms_and_none_left_when_all_are_done() -> None:
     assert fired.wait(5)
 
 
-def test_paramiko_handshake_limit_still_expires_without_a_timer_thread() -> None:
+def test_paramiko_handshake_limit_still_expires_without_a_timer_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     left, right = socket.socketpair()
     try:
         transport = _aead_first(left)
         packetizer = transport.packetizer
+        # the alarms' clock stands still until the first check: a pause of the test's thread
+        # past the 0.05 s limit (a loaded machine) made the limit expire before it
+        frozen = [time.monotonic()]
+        clock = types.SimpleNamespace(monotonic=lambda: frozen[0] if frozen else time.monotonic())
+        monkeypatch.setattr(netmiko_ssh, "time", clock)
         packetizer.start_handshake(0.05)
         assert not any(isinstance(t, threading.Timer) for t in threading.enumerate())
         assert not packetizer.handshake_timed_out()
-        time.sleep(0.3)
+        frozen.clear()
+        deadline = time.monotonic() + 30  # a fixed 0.3 s sleep stood for "the alarm has run"
+        while not packetizer.handshake_timed_out() and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert packetizer.handshake_timed_out()  # paramiko's own check, as its reads make it
         packetizer.complete_handshake()
         assert not packetizer.handshake_timed_out()
