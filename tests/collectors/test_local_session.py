@@ -14,10 +14,6 @@ import pytest
 from fabriclint.collectors.local import LocalSession
 
 
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
-
-
 def _gone(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -30,8 +26,15 @@ def test_ctrl_c_during_a_command_kills_its_whole_group(tmp_path: Path) -> None:
     pidfile = tmp_path / "child.pid"
     # the shell's child (not the shell) is what a hung nvidia-smi or mlxlink would be
     command = f"sh -c 'echo $$ > {pidfile}; sleep 60'; true"
-    previous = signal.signal(signal.SIGALRM, _interrupt)
-    signal.setitimer(signal.ITIMER_REAL, 1.0)
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        # Ctrl-C once the command's child runs (a fixed 1 s stood for that: on a loaded
+        # machine the child had not written its pid yet, or not even been started)
+        if pidfile.is_file() and pidfile.read_text().strip():
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)
     try:
         with pytest.raises(KeyboardInterrupt):
             LocalSession().send(command, timeout=30)
