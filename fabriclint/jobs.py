@@ -280,7 +280,26 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         process.join(timeout=TERMINATE_WAIT)
     if manager is not None:
-        manager.join(timeout=TERMINATE_WAIT)
+        _join_started(manager, TERMINATE_WAIT)
+
+
+def _join_started(thread: Any, wait: float) -> None:
+    """Join `thread`, also one whose `start()` a Ctrl-C cut short: `submit` spawns the workers,
+    then starts the manager thread, and `Thread.start` waits for the new thread to run. On a
+    loaded machine the Ctrl-C landed in that wait; `join` then refused the thread ("cannot
+    join thread before it is started": an internal error, exit 3, instead of 130). It is
+    waited for to start (it runs a moment later), then joined, `wait` seconds in all."""
+    import time
+
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+            return
+        except RuntimeError:  # not started yet (or never: its start was cut before it began)
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.01)
 
 
 def _start_worker(setup: Callable[[], None] | None) -> None:

@@ -231,6 +231,34 @@ def test_an_interrupted_pool_is_fully_stopped_before_the_interrupt_goes_on() -> 
     assert manager not in wakeups or vars(wakeups[manager])["_closed"]
 
 
+def test_a_ctrl_c_while_the_pools_manager_thread_starts_is_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`submit` spawns the workers, then starts the pool's manager thread; `Thread.start` waits
+    for the new thread to run, and on a loaded machine Ctrl-C landed in that wait (the thread
+    ran a moment later). The clean-up's join refused the not-yet-started thread: "internal
+    error: RuntimeError: cannot join thread before it is started", exit 3 instead of 130
+    (test_ctrl_c_leaves_no_worker, 1 run in 3 on a loaded 2-core machine)."""
+    import threading
+    from concurrent.futures import process as executor_internals
+
+    started: list[threading.Thread] = []
+    processes: list[Any] = []
+
+    def interrupted_start(self: threading.Thread) -> None:
+        started.append(self)
+        processes.extend(vars(self)["processes"].values())  # the workers, spawned already
+        threading.Timer(0.3, threading.Thread.start, (self,)).start()  # it runs, but later
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(executor_internals._ExecutorManagerThread, "start", interrupted_start)
+    with pytest.raises(KeyboardInterrupt), jobs._pool(2) as pool:
+        pool.submit(_wait_forever)
+    assert processes
+    assert started and not started[0].is_alive()  # waited for, then joined
+    assert not [p for p in processes if p.is_alive()]
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
 def test_ctrl_c_leaves_no_worker(tmp_path: Path) -> None:
     from benchmarks.check_scale import generate
