@@ -16,6 +16,8 @@ import os
 import shutil
 import signal
 import subprocess
+import threading
+from collections.abc import Iterator
 
 NOT_FOUND = 127
 """The shell's exit status for a command it could not find (POSIX `sh`)."""
@@ -38,24 +40,30 @@ class LocalSession:
     def send(self, command: str, timeout: float) -> str:
         """The merged output of `command`, or an error line (not found, timed out)."""
         self.sent.append(command)
+        proc: subprocess.Popen[bytes] | None = None
         try:
-            proc = subprocess.Popen(
-                [*_shell(), command],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                env=self._env,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            return f"Error: cannot start a shell: {exc.strerror or exc}"
-        try:
+            with _interrupts_deferred():  # the command is started and known, or not started
+                proc = subprocess.Popen(
+                    [*_shell(), command],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    env=self._env,
+                    start_new_session=True,
+                )
             data, _ = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
+        except OSError as exc:
+            if proc is not None:
+                _kill_group(proc)
+                raise
+            return f"Error: cannot start a shell: {exc.strerror or exc}"
+        except subprocess.TimeoutExpired:  # from communicate: proc is known
+            if proc is not None:
+                _kill_group(proc)
             return f"Error: '{command}' timed out after {timeout:g} s (killed)"
         except BaseException:  # Ctrl-C, SIGTERM: the command's own session would outlive us
-            _kill_group(proc)
+            if proc is not None:
+                _kill_group(proc)
             raise
         text = data.decode("utf-8", errors="replace")
         if proc.returncode == NOT_FOUND:  # worded alike by bash and dash (`1: ip: not found`)
@@ -65,6 +73,38 @@ class LocalSession:
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
+"""What stops a run (`cli.host` turns SIGTERM into Ctrl-C)."""
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C or SIGTERM during the block is held, then delivered as the block ends.
+
+    Raised inside `Popen` after the child started (on a loaded machine the parent runs again
+    only once the command is already running), or just after it returned, the interrupt left
+    a command nobody knew of: its process group was never killed and the hung tool outlived
+    fabriclint (test_sigterm_stops_the_host_snapshot_and_its_command, 1 run in 3). Held, it
+    lands once `proc` is known, where the group is killed. Main thread only (the one that may
+    set handlers, and the one Python runs them in)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+
+    def hold(signum: int, _frame: object) -> None:
+        held.append(signum)
+
+    previous = {sig: signal.signal(sig, hold) for sig in INTERRUPTS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)  # as it would have been: its handler, or its default
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

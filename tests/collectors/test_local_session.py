@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import pytest
 
@@ -46,3 +48,33 @@ def test_ctrl_c_during_a_command_kills_its_whole_group(tmp_path: Path) -> None:
     while not _gone(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _gone(pid), "the interrupted command's process group is still running"
+
+
+def test_ctrl_c_as_the_command_starts_still_kills_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C (or SIGTERM) raised inside `Popen` once the child had started, or just after it
+    returned, left a command nobody knew of running after fabriclint exited: on a loaded
+    machine the parent runs again only when the command already runs
+    (test_sigterm_stops_the_host_snapshot_and_its_command failed so, 1 run in 3)."""
+    from fabriclint.collectors import local
+
+    real = subprocess.Popen
+    started: list[subprocess.Popen[bytes]] = []
+
+    def popen_then_ctrl_c(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        proc = real(*args, **kwargs)
+        started.append(proc)
+        signal.raise_signal(signal.SIGINT)  # lands before Popen has returned to send()
+        return proc
+
+    monkeypatch.setattr(local.subprocess, "Popen", popen_then_ctrl_c)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            LocalSession().send("sleep 60", timeout=30)
+        monkeypatch.undo()
+        assert started, "the command was not started"
+        assert _gone(started[0].pid), "the interrupted command is still running"
+    finally:
+        for proc in started:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
