@@ -156,7 +156,7 @@ def _round(
     does not pickle)."""
     lost: list[Item] = []
     with _pool(workers) as pool:
-        futures = [(chunk, pool.submit(parse_chunk, chunk)) for chunk in chunks]
+        futures = [(chunk, _submit(pool, parse_chunk, chunk)) for chunk in chunks]
         for chunk, future in futures:
             try:
                 returned = _result(future)
@@ -177,7 +177,7 @@ def _one_by_one(
     with _pool(1) as pool:
         for index, item in enumerate(items):
             try:
-                returned = _result(pool.submit(parse_chunk, [item]))
+                returned = _result(_submit(pool, parse_chunk, [item]))
             except BrokenProcessPool as exc:
                 _give_up(outcomes, item[0], exc)
                 return items[index + 1 :]
@@ -225,6 +225,17 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
             _terminate(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def _submit(pool: ProcessPoolExecutor, run: Callable[[Any], Any], arg: Any) -> Future[Any]:
+    """`pool.submit`, with Ctrl-C held until it returns: submit spawns a worker, then lists it
+    in the pool, then starts the pool's manager thread. A Ctrl-C in between left a worker the
+    clean-up did not know of: still running after the run, or, cut before it had its start-up
+    data, printing "EOFError: Ran out of input" under fabriclint's "interrupted"."""
+    from fabriclint import interrupts
+
+    with interrupts.deferred():
+        return pool.submit(run, arg)
 
 
 @contextmanager

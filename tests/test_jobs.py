@@ -206,7 +206,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _wait_forever() -> None:
+def _wait_forever(_chunk: object = None) -> None:
     """A chunk that keeps its worker busy until it is terminated."""
     time.sleep(600)
 
@@ -257,6 +257,38 @@ def test_a_ctrl_c_while_the_pools_manager_thread_starts_is_an_interrupt(
     assert processes
     assert started and not started[0].is_alive()  # waited for, then joined
     assert not [p for p in processes if p.is_alive()]
+
+
+def test_a_ctrl_c_as_a_worker_is_spawned_stops_that_worker_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`submit` spawns a worker and only then lists it in the pool: a Ctrl-C in between left
+    a worker the clean-up did not know of, running after the run (or, cut before it had its
+    start-up data, printing "EOFError: Ran out of input": test_ctrl_c_leaves_no_worker, 1 run
+    in 10 on the loaded machine after the manager-thread fix)."""
+    import signal as signals
+    from multiprocessing import popen_spawn_posix
+
+    spawned: list[Any] = []
+    launch = popen_spawn_posix.Popen._launch
+
+    def launch_then_ctrl_c(self: Any, process_obj: Any) -> None:
+        launch(self, process_obj)
+        spawned.append(self)
+        signals.raise_signal(signals.SIGINT)  # before the pool has listed the worker
+
+    monkeypatch.setattr(popen_spawn_posix.Popen, "_launch", launch_then_ctrl_c)
+    try:
+        with pytest.raises(KeyboardInterrupt), jobs._pool(2) as pool:
+            jobs._submit(pool, _wait_forever, None)
+        monkeypatch.undo()
+        assert spawned
+        assert all(p.poll() is not None for p in spawned)  # terminated and reaped with the rest
+    finally:
+        for proc in spawned:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")

@@ -16,8 +16,8 @@ import os
 import shutil
 import signal
 import subprocess
-import threading
-from collections.abc import Iterator
+
+from fabriclint import interrupts
 
 NOT_FOUND = 127
 """The shell's exit status for a command it could not find (POSIX `sh`)."""
@@ -42,7 +42,11 @@ class LocalSession:
         self.sent.append(command)
         proc: subprocess.Popen[bytes] | None = None
         try:
-            with _interrupts_deferred():  # the command is started and known, or not started
+            # Raised inside Popen after the child started (on a loaded machine the parent runs
+            # again only once the command runs), an interrupt left a command nobody knew of:
+            # its group was never killed and a hung tool outlived fabriclint. Held, it lands
+            # here once `proc` is known.
+            with interrupts.deferred():
                 proc = subprocess.Popen(
                     [*_shell(), command],
                     stdin=subprocess.DEVNULL,
@@ -73,38 +77,6 @@ class LocalSession:
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
-"""What stops a run (`cli.host` turns SIGTERM into Ctrl-C)."""
-
-
-@contextlib.contextmanager
-def _interrupts_deferred() -> Iterator[None]:
-    """Ctrl-C or SIGTERM during the block is held, then delivered as the block ends.
-
-    Raised inside `Popen` after the child started (on a loaded machine the parent runs again
-    only once the command is already running), or just after it returned, the interrupt left
-    a command nobody knew of: its process group was never killed and the hung tool outlived
-    fabriclint (test_sigterm_stops_the_host_snapshot_and_its_command, 1 run in 3). Held, it
-    lands once `proc` is known, where the group is killed. Main thread only (the one that may
-    set handlers, and the one Python runs them in)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held: list[int] = []
-
-    def hold(signum: int, _frame: object) -> None:
-        held.append(signum)
-
-    previous = {sig: signal.signal(sig, hold) for sig in INTERRUPTS}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
-        for signum in dict.fromkeys(held):
-            signal.raise_signal(signum)  # as it would have been: its handler, or its default
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
