@@ -156,7 +156,7 @@ def _round(
     does not pickle)."""
     lost: list[Item] = []
     with _pool(workers) as pool:
-        futures = [(chunk, pool.submit(parse_chunk, chunk)) for chunk in chunks]
+        futures = [(chunk, _submit(pool, parse_chunk, chunk)) for chunk in chunks]
         for chunk, future in futures:
             try:
                 returned = _result(future)
@@ -177,7 +177,7 @@ def _one_by_one(
     with _pool(1) as pool:
         for index, item in enumerate(items):
             try:
-                returned = _result(pool.submit(parse_chunk, [item]))
+                returned = _result(_submit(pool, parse_chunk, [item]))
             except BrokenProcessPool as exc:
                 _give_up(outcomes, item[0], exc)
                 return items[index + 1 :]
@@ -225,6 +225,17 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
             _terminate(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def _submit(pool: ProcessPoolExecutor, run: Callable[[Any], Any], arg: Any) -> Future[Any]:
+    """`pool.submit`, with Ctrl-C held until it returns: submit spawns a worker, then lists it
+    in the pool, then starts the pool's manager thread. A Ctrl-C in between left a worker the
+    clean-up did not know of: still running after the run, or, cut before it had its start-up
+    data, printing "EOFError: Ran out of input" under fabriclint's "interrupted"."""
+    from fabriclint import interrupts
+
+    with interrupts.deferred():
+        return pool.submit(run, arg)
 
 
 @contextmanager
@@ -280,7 +291,26 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         process.join(timeout=TERMINATE_WAIT)
     if manager is not None:
-        manager.join(timeout=TERMINATE_WAIT)
+        _join_started(manager, TERMINATE_WAIT)
+
+
+def _join_started(thread: Any, wait: float) -> None:
+    """Join `thread`, also one whose `start()` a Ctrl-C cut short: `submit` spawns the workers,
+    then starts the manager thread, and `Thread.start` waits for the new thread to run. On a
+    loaded machine the Ctrl-C landed in that wait; `join` then refused the thread ("cannot
+    join thread before it is started": an internal error, exit 3, instead of 130). It is
+    waited for to start (it runs a moment later), then joined, `wait` seconds in all."""
+    import time
+
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+            return
+        except RuntimeError:  # not started yet (or never: its start was cut before it began)
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.01)
 
 
 def _start_worker(setup: Callable[[], None] | None) -> None:

@@ -10,6 +10,7 @@ they are missing and the tests run as root with apt-get (as .ci/run does), else 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -48,10 +49,14 @@ def binaries_or_reason() -> str | None:
     return f"Slurm/munge could not be installed with apt-get (missing {', '.join(_missing())})"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def _free_ports(count: int) -> list[int]:
+    """`count` distinct free ports: all bound at once (one closed before the next was asked
+    for could be handed out again, and slurmctld and slurmd would then share a port)."""
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(socket.socket()) for _ in range(count)]
+        for sock in socks:
+            sock.bind(("127.0.0.1", 0))
+        return [int(sock.getsockname()[1]) for sock in socks]
 
 
 CONF = """\
@@ -105,12 +110,13 @@ class SlurmCluster:
         key = self.root / "munge.key"
         key.write_bytes(os.urandom(1024))
         key.chmod(0o400)
+        ctld_port, slurmd_port = _free_ports(2)
         self.conf.write_text(
             CONF.format(
                 tag=os.getpid(),
                 host=socket.gethostname().split(".")[0],
-                ctld_port=_free_port(),
-                slurmd_port=_free_port(),
+                ctld_port=ctld_port,
+                slurmd_port=slurmd_port,
                 user=os.environ.get("USER") or "root",
                 root=self.root,
                 node=NODE,

@@ -206,7 +206,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _wait_forever() -> None:
+def _wait_forever(_chunk: object = None) -> None:
     """A chunk that keeps its worker busy until it is terminated."""
     time.sleep(600)
 
@@ -229,6 +229,66 @@ def test_an_interrupted_pool_is_fully_stopped_before_the_interrupt_goes_on() -> 
     assert not [p for p in processes if p.is_alive()]
     wakeups = dict(vars(executor_internals)["_threads_wakeups"])
     assert manager not in wakeups or vars(wakeups[manager])["_closed"]
+
+
+def test_a_ctrl_c_while_the_pools_manager_thread_starts_is_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`submit` spawns the workers, then starts the pool's manager thread; `Thread.start` waits
+    for the new thread to run, and on a loaded machine Ctrl-C landed in that wait (the thread
+    ran a moment later). The clean-up's join refused the not-yet-started thread: "internal
+    error: RuntimeError: cannot join thread before it is started", exit 3 instead of 130
+    (test_ctrl_c_leaves_no_worker, 1 run in 3 on a loaded 2-core machine)."""
+    import threading
+    from concurrent.futures import process as executor_internals
+
+    started: list[threading.Thread] = []
+    processes: list[Any] = []
+
+    def interrupted_start(self: threading.Thread) -> None:
+        started.append(self)
+        processes.extend(vars(self)["processes"].values())  # the workers, spawned already
+        threading.Timer(0.3, threading.Thread.start, (self,)).start()  # it runs, but later
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(executor_internals._ExecutorManagerThread, "start", interrupted_start)
+    with pytest.raises(KeyboardInterrupt), jobs._pool(2) as pool:
+        pool.submit(_wait_forever)
+    assert processes
+    assert started and not started[0].is_alive()  # waited for, then joined
+    assert not [p for p in processes if p.is_alive()]
+
+
+def test_a_ctrl_c_as_a_worker_is_spawned_stops_that_worker_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`submit` spawns a worker and only then lists it in the pool: a Ctrl-C in between left
+    a worker the clean-up did not know of, running after the run (or, cut before it had its
+    start-up data, printing "EOFError: Ran out of input": test_ctrl_c_leaves_no_worker, 1 run
+    in 10 on the loaded machine after the manager-thread fix)."""
+    import signal as signals
+    from multiprocessing import popen_spawn_posix
+
+    spawned: list[Any] = []
+    launch = popen_spawn_posix.Popen._launch
+
+    def launch_then_ctrl_c(self: Any, process_obj: Any) -> None:
+        launch(self, process_obj)
+        spawned.append(self)
+        signals.raise_signal(signals.SIGINT)  # before the pool has listed the worker
+
+    monkeypatch.setattr(popen_spawn_posix.Popen, "_launch", launch_then_ctrl_c)
+    try:
+        with pytest.raises(KeyboardInterrupt), jobs._pool(2) as pool:
+            jobs._submit(pool, _wait_forever, None)
+        monkeypatch.undo()
+        assert spawned
+        assert all(p.poll() is not None for p in spawned)  # terminated and reaped with the rest
+    finally:
+        for proc in spawned:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")

@@ -17,6 +17,8 @@ import shutil
 import signal
 import subprocess
 
+from fabriclint import interrupts
+
 NOT_FOUND = 127
 """The shell's exit status for a command it could not find (POSIX `sh`)."""
 
@@ -38,24 +40,34 @@ class LocalSession:
     def send(self, command: str, timeout: float) -> str:
         """The merged output of `command`, or an error line (not found, timed out)."""
         self.sent.append(command)
+        proc: subprocess.Popen[bytes] | None = None
         try:
-            proc = subprocess.Popen(
-                [*_shell(), command],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                env=self._env,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            return f"Error: cannot start a shell: {exc.strerror or exc}"
-        try:
+            # Raised inside Popen after the child started (on a loaded machine the parent runs
+            # again only once the command runs), an interrupt left a command nobody knew of:
+            # its group was never killed and a hung tool outlived fabriclint. Held, it lands
+            # here once `proc` is known.
+            with interrupts.deferred():
+                proc = subprocess.Popen(
+                    [*_shell(), command],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    env=self._env,
+                    start_new_session=True,
+                )
             data, _ = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
+        except OSError as exc:
+            if proc is not None:
+                _kill_group(proc)
+                raise
+            return f"Error: cannot start a shell: {exc.strerror or exc}"
+        except subprocess.TimeoutExpired:  # from communicate: proc is known
+            if proc is not None:
+                _kill_group(proc)
             return f"Error: '{command}' timed out after {timeout:g} s (killed)"
         except BaseException:  # Ctrl-C, SIGTERM: the command's own session would outlive us
-            _kill_group(proc)
+            if proc is not None:
+                _kill_group(proc)
             raise
         text = data.decode("utf-8", errors="replace")
         if proc.returncode == NOT_FOUND:  # worded alike by bash and dash (`1: ip: not found`)

@@ -5,7 +5,11 @@ from __future__ import annotations
 import socket
 import threading
 import time
+import types
 
+import pytest
+
+from fabriclint.collectors import netmiko_ssh
 from fabriclint.collectors.netmiko_ssh import Alarms, _aead_first
 
 
@@ -13,7 +17,9 @@ def _alarm_threads() -> int:
     return sum(1 for t in threading.enumerate() if t.name == "alarms")
 
 
-def test_actions_run_in_order_of_their_time_and_cancelled_ones_never() -> None:
+def test_actions_run_in_order_of_their_time_and_cancelled_ones_never(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     alarms = Alarms()
     ran: list[str] = []
     done = threading.Event()
@@ -22,9 +28,16 @@ def test_actions_run_in_order_of_their_time_and_cancelled_ones_never() -> None:
         ran.append("late")
         done.set()
 
+    # The three are armed at one instant: on a loaded machine the test's thread could be
+    # paused between two `start`s for longer than the 0.1 s between their times, and "late"
+    # really was due first then. The alarm thread reads the real clock once they are armed.
+    frozen = [time.monotonic()]
+    clock = types.SimpleNamespace(monotonic=lambda: frozen[0] if frozen else time.monotonic())
+    monkeypatch.setattr(netmiko_ssh, "time", clock)
     alarms.start(0.15, late)
     alarms.start(0.05, lambda: ran.append("early"))
     alarms.start(0.10, lambda: ran.append("cancelled")).cancel()
+    frozen.clear()
     assert done.wait(5)
     assert ran == ["early", "late"]
 
@@ -46,15 +59,25 @@ def test_one_thread_for_many_alarms_and_none_left_when_all_are_done() -> None:
     assert fired.wait(5)
 
 
-def test_paramiko_handshake_limit_still_expires_without_a_timer_thread() -> None:
+def test_paramiko_handshake_limit_still_expires_without_a_timer_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     left, right = socket.socketpair()
     try:
         transport = _aead_first(left)
         packetizer = transport.packetizer
+        # the alarms' clock stands still until the first check: a pause of the test's thread
+        # past the 0.05 s limit (a loaded machine) made the limit expire before it
+        frozen = [time.monotonic()]
+        clock = types.SimpleNamespace(monotonic=lambda: frozen[0] if frozen else time.monotonic())
+        monkeypatch.setattr(netmiko_ssh, "time", clock)
         packetizer.start_handshake(0.05)
         assert not any(isinstance(t, threading.Timer) for t in threading.enumerate())
         assert not packetizer.handshake_timed_out()
-        time.sleep(0.3)
+        frozen.clear()
+        deadline = time.monotonic() + 30  # a fixed 0.3 s sleep stood for "the alarm has run"
+        while not packetizer.handshake_timed_out() and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert packetizer.handshake_timed_out()  # paramiko's own check, as its reads make it
         packetizer.complete_handshake()
         assert not packetizer.handshake_timed_out()

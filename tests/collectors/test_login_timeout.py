@@ -3,15 +3,12 @@ terminal setup) is cut when the connect timeout is spent, not after several of t
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from fabriclint.collectors.base import Timeouts
 from tests.collectors.labkit import ROCE_POD, collect_from, lab_for
 
 CONNECT = 2.0
-SLACK = 2.5
-"""Thread start-up and teardown on a busy 2-core machine."""
 
 
 def test_a_slow_login_is_cut_at_the_connect_timeout(tmp_path: Path) -> None:
@@ -19,17 +16,16 @@ def test_a_slow_login_is_cut_at_the_connect_timeout(tmp_path: Path) -> None:
     # them do not fit in the 2 s connect timeout
     limits = Timeouts(connect=CONNECT, command=10.0, device=40.0)
     with lab_for(ROCE_POD / "snapshots" / "baseline", ["leaf01=latency:1.5"]) as lab:
-        started = time.monotonic()
         result = collect_from(
             lab, ROCE_POD, tmp_path / "live", timeouts=limits, retries=0, facts=False
         )
-        elapsed = time.monotonic() - started
         commands = [line for line in lab.stats["leaf01"].received if line.startswith("show")]
     leaf = result.devices["leaf01"]
     assert leaf.status == "timeout", (leaf.status, leaf.reason, leaf.seconds)
     assert f"connect timeout ({CONNECT:g} s)" in str(leaf.reason)
-    assert leaf.seconds < CONNECT + SLACK, leaf.seconds
-    assert commands == []  # cut during login: no fabric command was sent
+    # cut during login: no fabric command was sent. The second setup line is answered 3 s
+    # in: a login cut only after several connect timeouts (or a limit per step) would have
+    # ended and sent the fabric's commands.
+    assert commands == []
     others = [r for name, r in result.devices.items() if name != "leaf01"]
     assert all(r.status == "ok" for r in others)
-    assert elapsed < 30

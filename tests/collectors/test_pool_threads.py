@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -35,22 +34,23 @@ def test_threads_are_reused_from_one_job_to_the_next(
 
 
 def test_a_hung_job_keeps_its_thread_and_the_others_run_on_new_ones() -> None:
-    release = threading.Event()
+    release, returned = threading.Event(), threading.Event()
     threads: list[int] = []
 
     def hang(aborted: threading.Event) -> DeviceResult:
-        release.wait(10)  # ignores the abort, as a stuck library call would
+        release.wait(120)  # ignores the abort, as a stuck library call would
+        returned.set()
         return DeviceResult("hung", "eos", "ok")
 
     hung = Job(name="hung", platform="eos", run=hang, abort=lambda: None, timeout=0.1)
-    started = time.monotonic()
     try:
         results = run_jobs([hung] + [_recording_job(f"d{i}", threads) for i in range(5)], 1)
+        hung_when_done = not returned.is_set()
     finally:
         release.set()
     assert results["hung"].status == "timeout"
     assert all(results[f"d{i}"].status == "ok" for i in range(5))
-    assert time.monotonic() - started < 8  # the grace period, not the hang
+    assert hung_when_done  # the run ended after the grace period, not after the hang
 
 
 def _target(name: str, platform: str) -> Target:
@@ -76,8 +76,8 @@ def test_no_job_is_lost_when_idle_threads_end_as_jobs_are_handed_out(
     monkeypatch.setattr("fabriclint.collectors.pool.IDLE", 0.0005)  # threads end all the time
     threads: list[int] = []
     jobs = [_recording_job(f"d{i}", threads, 0.001 * (i % 3)) for i in range(300)]
-    started = time.monotonic()
     results = run_jobs(jobs, workers=8)
     assert len(results) == 300
+    # a lost hand-off never runs its job: it would be a timeout at the job's deadline
     assert all(r.status == "ok" for r in results.values())
-    assert time.monotonic() - started < 20  # a lost hand-off would wait for the job's timeout
+    assert len(threads) == 300  # every job ran, once

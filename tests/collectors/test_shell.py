@@ -27,6 +27,8 @@ class FakeChannel:
         self._inbox: queue.Queue[bytes] = queue.Queue()
         self._outbox: queue.Queue[tuple[float, bytes]] = queue.Queue()
         self._timeout: float | None = None
+        self.timeouts: list[float | None] = []
+        """Every read's time limit, in order."""
         self._pending = ""
         for part in greeting:
             self._outbox.put(part)
@@ -48,6 +50,7 @@ class FakeChannel:
 
     def settimeout(self, timeout: float | None) -> None:
         self._timeout = timeout
+        self.timeouts.append(timeout)
 
     def recv(self, size: int) -> bytes:
         try:
@@ -104,10 +107,10 @@ def test_a_device_silent_until_the_first_return_is_collected() -> None:
             "ibdev2netdev", "mlx5_0 port 1 ==> ens1np0 (Up)\r\n", "ops@gpu01:~$ "
         ),
     }
-    shell, _ = _shell([], script)
-    started = time.monotonic()
+    shell, channel = _shell([], script)
     shell.start("linux", timeout=5)
-    assert time.monotonic() - started < QUIET + 1.0
+    # taken after QUIET seconds of silence (the last read's limit), not the login's 5 s
+    assert channel.timeouts[-1] is not None and channel.timeouts[-1] <= QUIET
     assert shell.prompt == "ops@gpu01:~$"
     assert shell.run("ibdev2netdev", timeout=5) == "mlx5_0 port 1 ==> ens1np0 (Up)"
 
@@ -153,12 +156,15 @@ def test_junos_blank_line_before_the_prompt_and_ansi_and_split_utf8() -> None:
 
 
 def test_a_device_that_never_answers_times_out_in_time() -> None:
-    shell, _ = _shell([(0.0, b"leaf01#")], EOS_SETUP)
+    shell, channel = _shell([(0.0, b"leaf01#")], EOS_SETUP)
     shell.start("arista_eos", timeout=5)
+    reads = len(channel.timeouts)
     started = time.monotonic()
     with pytest.raises(TimeoutError):
         shell.run("show running-config", timeout=0.5)
-    assert 0.4 < time.monotonic() - started < 2.0
+    assert time.monotonic() - started > 0.4  # waited for the answer, then gave up
+    limits = channel.timeouts[reads:]  # each read waits at most what is left of the 0.5 s
+    assert limits and all(t is not None and 0 < t <= 0.5 for t in limits), limits
 
 
 def test_no_prompt_after_login_times_out() -> None:

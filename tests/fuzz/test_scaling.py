@@ -2,8 +2,8 @@
 
 Per platform, a real input has its per-port (or per-HCA, per-partition) blocks repeated 10x
 under new names; the whole check (parse, rules, reporters) of the large input must take less
-than 30x the time of the original (a ratio on the same machine, not an absolute time, so a busy
-machine does not fail it; 30x leaves room for noise and fixed costs while a quadratic step,
+than 30x the time of the original (a ratio of CPU times on the same machine, not an absolute wall
+time, so a busy machine does not fail it; 30x leaves room for noise and fixed costs while a quadratic step,
 100x, still fails).
 """
 
@@ -75,11 +75,13 @@ def _seed(name: str, platform: str) -> Seed:
 
 
 def _best_time(run: Callable[[], object], repeat: int = 3) -> float:
+    """The least CPU time of `repeat` runs: CPU seconds, not wall time, which other processes
+    on a loaded machine stretch for one run and not the other."""
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         run()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 

@@ -86,22 +86,31 @@ def test_a_killed_process_leaves_the_history_as_it_was(fabric: Path) -> None:
 
 def test_a_second_run_waits_for_the_first(fabric: Path) -> None:
     store = open_store(history_url(fabric, None), 5)
-    release = threading.Event()
+    held, release = threading.Event(), threading.Event()
 
     def hold() -> None:
         with store.transaction():
-            release.wait(10)
+            held.set()  # the write lock is taken (BEGIN IMMEDIATE)
+            release.wait(120)
 
     holder = threading.Thread(target=hold)
     holder.start()
-    time.sleep(0.2)
-    started = time.monotonic()
-    with pytest.raises(HistoryBusy, match="another fabriclint run is writing"):
-        run_nightly(NightlyOptions(fabric_dir=fabric, snapshot="baseline", lock_timeout=0.5))
-    assert time.monotonic() - started >= 0.5
-    threading.Timer(1.0, release.set).start()
-    result = run_nightly(NightlyOptions(fabric_dir=fabric, snapshot="baseline", lock_timeout=10))
-    holder.join()
+    try:
+        # a fixed sleep stood for "the holder has the lock": on a loaded machine the thread
+        # had not begun yet and the first run took the lock itself
+        assert held.wait(60), "the holder never took the write lock"
+        started = time.monotonic()
+        with pytest.raises(HistoryBusy, match="another fabriclint run is writing"):
+            run_nightly(NightlyOptions(fabric_dir=fabric, snapshot="baseline", lock_timeout=0.5))
+        assert time.monotonic() - started >= 0.5
+        assert holder.is_alive()  # refused while the lock was still held
+        threading.Timer(1.0, release.set).start()
+        result = run_nightly(
+            NightlyOptions(fabric_dir=fabric, snapshot="baseline", lock_timeout=60)
+        )
+    finally:
+        release.set()
+        holder.join()
     assert result.report["run"]["id"] == 1  # the refused run recorded nothing
 
 
