@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +52,13 @@ def run_ansible_inventory(sources: list[Path]) -> Any:
         command += ["-i", str(source)]
     env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_INVENTORY_UNPARSED_FAILED": "1"}
     try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, timeout=TIMEOUT_S, env=env, check=False
-        )
+        # Ansible's local temp folder (else ~/.ansible/tmp, created and left in $HOME): one of
+        # our own, removed when the listing ends
+        with tempfile.TemporaryDirectory(prefix="fabriclint-ansible-") as scratch:
+            env["ANSIBLE_LOCAL_TEMP"] = scratch
+            done = subprocess.run(
+                command, capture_output=True, text=True, timeout=TIMEOUT_S, env=env, check=False
+            )
     except subprocess.TimeoutExpired:
         raise SourceError(f"ansible-inventory did not finish in {TIMEOUT_S} s", 3) from None
     except OSError as exc:

@@ -219,6 +219,26 @@ def test_ansible_inventory_reproduces_roce_pod(tmp_path: Path, writer: object) -
     assert_reproduces(out)
 
 
+@pytest.mark.skipif(not _ansible_available(), reason="ansible-core is not installed")
+def test_ansible_inventory_leaves_nothing_in_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ansible-inventory made ~/.ansible/tmp and left it: a write outside the folders named.
+    Its temp folder is now one of fabriclint's, removed; Ansible still makes its own (empty)
+    home folder ~/.ansible, where a user's collections live, so that is left to it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    source = roce_pod.write_ansible_ini(tmp_path)
+    mapping = roce_pod.write_mapping(tmp_path)
+    out = tmp_path / "fabric" / "inventory.yaml"
+    code, text = run(
+        "--from", "ansible", "-i", str(source), "--mapping", str(mapping), "--out", str(out)
+    )
+    assert code == 0, text
+    assert [p.relative_to(home) for p in home.rglob("*")] in ([], [Path(".ansible")])
+
+
 def test_ansible_saved_json_and_its_errors(tmp_path: Path) -> None:
     saved = {
         "_meta": {
