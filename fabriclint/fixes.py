@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from fabriclint.causes import family
 from fabriclint.models.finding import Finding
@@ -44,10 +45,23 @@ class Want:
     priority: int | None = None
     """The priority whose queue the finding is about (`priority_queue.P.`); `queue` is then
     the device's queue for that priority."""
-    ports: tuple[str, ...] = ()
-    """The ports that are lossless for the intended RoCE priority (the ports a device-wide
-    queue setting must reach where queues are bound per port: SONiC `QUEUE|PORT|Q`, an EOS
-    `qos profile` no port applies yet)."""
+    state: DeviceState | None = None
+    """The device, for what only some platforms' hints need (`ports`)."""
+
+    @cached_property
+    def ports(self) -> tuple[str, ...]:
+        """The ports that are lossless for the intended RoCE priority (the ports a device-wide
+        queue setting must reach where queues are bound per port: SONiC `QUEUE|PORT|Q`, an EOS
+        `qos profile` no port applies yet). Worked out when a hint asks for them."""
+        state, roce = self.state, self.intent.roce
+        if state is None or roce is None:
+            return ()
+        lossless = (
+            p
+            for p in state.interfaces
+            if roce.priority in lossless_priorities(effective_qos(state, p))
+        )
+        return tuple(sorted(lossless))
 
     def one(self, kind: str, placeholder: str) -> str:
         """The one object of `kind` the configuration defines, else the placeholder."""
@@ -84,19 +98,9 @@ def _want(finding: Finding, intent: Profile, state: DeviceState) -> Want:
             defined[item.kind].append(item.name)
     iface = state.interfaces.get(name) if name is not None else None
     switched = iface is not None and iface.routed is False
-    roce = intent.roce.priority if intent.roce is not None else None
-    ports = tuple(
-        sorted(
-            p
-            for p in state.interfaces
-            if roce is not None
-            and state.platform in ("sonic", "eos")
-            and roce in lossless_priorities(effective_qos(state, p))
-        )
-    )
     return Want(
         name, number, profile, intent, finding.expected, finding.path, defined, switched,
-        priority, ports,
+        priority, state,
     )  # fmt: skip
 
 

@@ -270,7 +270,7 @@ def test_a_ctrl_c_as_a_worker_is_spawned_stops_that_worker_too(
     from multiprocessing import popen_spawn_posix
 
     spawned: list[Any] = []
-    launch = popen_spawn_posix.Popen._launch
+    launch = getattr(popen_spawn_posix.Popen, "_launch")  # noqa: B009 (mypy does not know the private name)
 
     def launch_then_ctrl_c(self: Any, process_obj: Any) -> None:
         launch(self, process_obj)

@@ -55,7 +55,6 @@ def test_ctrl_c_as_the_command_starts_still_kills_it(monkeypatch: pytest.MonkeyP
     returned, left a command nobody knew of running after fabriclint exited: on a loaded
     machine the parent runs again only when the command already runs
     (test_sigterm_stops_the_host_snapshot_and_its_command failed so, 1 run in 3)."""
-    from fabriclint.collectors import local
 
     real = subprocess.Popen
     started: list[subprocess.Popen[bytes]] = []
@@ -66,7 +65,7 @@ def test_ctrl_c_as_the_command_starts_still_kills_it(monkeypatch: pytest.MonkeyP
         signal.raise_signal(signal.SIGINT)  # lands before Popen has returned to send()
         return proc
 
-    monkeypatch.setattr(local.subprocess, "Popen", popen_then_ctrl_c)
+    monkeypatch.setattr(subprocess, "Popen", popen_then_ctrl_c)
     try:
         with pytest.raises(KeyboardInterrupt):
             LocalSession().send("sleep 60", timeout=30)

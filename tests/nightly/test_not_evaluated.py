@@ -17,7 +17,7 @@ from fabriclint.rules.fab import DscpMapInconsistent
 from tests.nightly.conftest import nightly
 
 
-def _status(doc: dict[str, object], rule: str, device: str) -> set[str]:
+def _status(doc: dict[str, object], rule: str, device: str | None) -> set[str]:
     findings = doc["findings"]
     assert isinstance(findings, list)
     return {f["status"] for f in findings if f["rule"] == rule and f["device"] == device}

@@ -95,7 +95,10 @@ def test_a_cut_counter_output_is_one_problem_where_it_stops(
         (stops, m) for _, m in _located(found)
     ], found.problems
     assert len(found.problems) == 1, found.problems
-    assert all(p.kind == "unparseable" and p.source.file == "dev/out.txt" for p in found.problems)
+    assert all(
+        p.kind == "unparseable" and p.source is not None and p.source.file == "dev/out.txt"
+        for p in found.problems
+    )
 
 
 def test_the_cut_message_names_the_command_and_quotes_the_last_line() -> None:
