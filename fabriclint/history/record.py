@@ -40,7 +40,8 @@ class Night:
     """Devices were left out by a choice (--limit): `complete`, but not the whole fabric."""
     unevaluated: frozenset[tuple[str, str]] = frozenset()
     """(rule, device) pairs tonight's check did not evaluate: a coverage gap (an output the
-    rule needs is missing, a majority rule left out by --limit) or a part that failed
+    rule needs is missing, a majority rule left out by --limit, a rule the policy deselects
+    or ignores on the device) or a part that failed
     internally; `*` for any rule or any device. A finding there is carried, never resolved."""
 
     def judged(self, rule: str, device: str | None) -> bool:

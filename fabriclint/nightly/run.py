@@ -159,12 +159,34 @@ def unevaluated(checked: CheckResult) -> frozenset[tuple[str, str]]:
     device it names, or all), or, for a part that is no rule, every finding (of the device)."""
     report = checked.report
     blind = {(gap.rule, device) for gap in report.coverage for device in gap.devices}
+    blind |= _deselected(checked)
     for failed in checked.failures:
         if failed.where.startswith("fix hint for "):
             continue  # a missing fix hint hides no finding
         rule = failed.where.split()[-1] if failed.where.startswith(("rule ", "site rule ")) else "*"
         blind.add((rule, failed.device or "*"))
     return frozenset(blind)
+
+
+def _deselected(checked: CheckResult) -> set[tuple[str, str]]:
+    """The rules tonight's policy leaves out (`select`/`ignore`: on every device, `*`) or
+    switches off on a device (`per_device_ignores`, `per_role_ignores`): not evaluated there,
+    so a finding of theirs still open is carried. Nightly takes no rule selection on its
+    command line: the policy's is the check's. INTERNAL001 (stage `report`) is fabriclint's
+    own, never deselected."""
+    from fabriclint.rules.registry import ALL_RULES
+    from fabriclint.selection import Selection
+
+    policy = checked.fabric.policy
+    selection = Selection(policy)
+    codes = [r.code for r in ALL_RULES if r.stage != "report"]
+    codes += [site.code for site in policy.site_rules]
+    out = {(code, "*") for code in codes if not selection.selected(code)}
+    if policy.per_device_ignores or policy.per_role_ignores:
+        kept = [code for code in codes if (code, "*") not in out]
+        for name, device in checked.fabric.inventory.devices.items():
+            out |= {(c, name) for c in kept if selection.ignored_on(c, name, device.role)}
+    return out
 
 
 def _explainer(opts: NightlyOptions, checked: CheckResult) -> Explainer:
