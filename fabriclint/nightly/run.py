@@ -239,6 +239,7 @@ def _sweep(opts: NightlyOptions, target: Path) -> None:
     from fabriclint.nightly.delivery import REPORT_FILES, metrics_target, sweep
 
     folders: dict[Path, set[str]] = {target: set(REPORT_FILES)}
+    made: set[Path] = set()  # the run folders a killed night may have made (and left empty)
     if opts.report_dir is None:
         reports = target.parent
         folders[reports] = {"latest"}
@@ -246,10 +247,11 @@ def _sweep(opts: NightlyOptions, target: Path) -> None:
             for entry in os.scandir(reports):
                 if _RUN_FOLDER.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False):
                     folders.setdefault(Path(entry.path), set(REPORT_FILES))
+                    made.add(Path(entry.path))
     if opts.metrics is not None:
         where = metrics_target(opts.metrics)
         folders.setdefault(where.parent, set()).add(where.name)
-    for path in sweep(folders, spare=target):
+    for path in sweep(folders, spare=target, made=made):
         what = "staging file" if path.name.endswith(".tmp") else "empty report folder"
         if opts.notice is not None:
             opts.notice(f"removed a stale {what} a killed night left: {path}")
