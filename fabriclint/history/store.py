@@ -36,6 +36,11 @@ class HistoryUnwritable(HistoryError):
     """The disk refused the night's write (full, an I/O error, a file-size limit): not the
     user's input but the run's result not kept, exit 3 with nothing recorded."""
 
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what}; nothing recorded")
+        self.what = what
+        """What the disk refused, without the `nothing recorded` a caller may say its own way."""
+
 
 _DISK_ERRORS = ("disk I/O error", "database or disk is full")
 """sqlite's words for SQLITE_IOERR and SQLITE_FULL."""
@@ -63,9 +68,7 @@ class Store:
             if "locked" in str(exc.orig) or "busy" in str(exc.orig):
                 raise self._busy(started) from None
             if any(words in str(exc.orig) for words in _DISK_ERRORS):
-                raise HistoryUnwritable(
-                    f"{self.shown}: {_first_line(exc.orig)}; nothing recorded"
-                ) from None
+                raise HistoryUnwritable(f"{self.shown}: {_first_line(exc.orig)}") from None
             raise HistoryError(f"{self.shown}: {_first_line(exc.orig)}") from None
 
     def _advisory_lock(self, conn: Connection, started: float) -> None:

@@ -21,7 +21,14 @@ from sqlalchemy import Connection
 
 from fabriclint.engine import CheckOptions, CheckResult, ExitCode, run_check
 from fabriclint.history.record import Explainer, Night, Recorded, record
-from fabriclint.history.store import HistoryBusy, HistoryError, Store, history_url, open_store
+from fabriclint.history.store import (
+    HistoryBusy,
+    HistoryError,
+    HistoryUnwritable,
+    Store,
+    history_url,
+    open_store,
+)
 from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.policy import Severity
 from fabriclint.nightly import causes
@@ -280,7 +287,8 @@ def _record_and_report(
     except HistoryError as exc:
         if not delivered or isinstance(exc, HistoryBusy):
             raise
-        raise NotRecorded(f"{exc}; the reports went out but {NOTHING_RECORDED}") from None
+        why = exc.what if isinstance(exc, HistoryUnwritable) else str(exc)  # said once, below
+        raise NotRecorded(f"{why}; the reports went out but {NOTHING_RECORDED}") from None
     finally:
         staged.discard()
     if opts.keep_nights:
