@@ -187,6 +187,8 @@ def _eos_scheduler(want: Want) -> str | None:
     if want.queue is None:
         return None
     mode, weight = _scheduler(want)
+    if weight is not None and not weight.is_integer():
+        return None  # `bandwidth percent` takes a whole number: no hint rather than a guess
     lines = ["priority strict"] if mode == "strict" else ["no priority"]
     if weight is not None:
         lines.append(f"bandwidth percent {weight:g}")
@@ -336,6 +338,8 @@ def _sonic(setting: str, want: Want) -> str | None:
 def _sonic_scheduler(want: Want) -> str | None:
     """A SCHEDULER entry of the intended mode and weight, bound to the queue by QUEUE."""
     mode, weight = _scheduler(want)
+    if weight is not None and not weight.is_integer():
+        return None  # a SCHEDULER weight is a whole number (1-100): no hint rather than a guess
     kind = {"strict": "STRICT", "dwrr": "DWRR"}.get(mode)
     ports = [want.port] if want.port else list(want.ports)
     if kind is None or want.queue is None or not ports:

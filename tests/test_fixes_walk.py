@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
+
+import pytest
 
 from fabriclint.engine import CheckOptions, run_check
 
@@ -218,3 +221,21 @@ def test_sonic_scheduler_hints_typed_in_clear_their_findings(tmp_path: Path) -> 
     after = _check(tmp_path, EOS, sonic)
     left = [(f.rule, f.path) for f in after if f.device == "leaf02" and "priority_queue" in f.path]
     assert left == [], left
+
+
+def test_no_scheduler_hint_for_a_weight_the_switch_cannot_take(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """EOS `bandwidth percent` and SONiC's SCHEDULER `weight` take whole numbers (fabriclint's
+    own EOS reader reads only those): an intended weight of 12.5 gave `bandwidth percent 12.5`
+    and `"weight": "12.5"`, which cannot clear the finding. No hint rather than a guess."""
+    monkeypatch.setattr(
+        sys.modules[__name__], "INTENT", INTENT.replace("weight: 50", "weight: 12.5")
+    )
+    before = _check(tmp_path, EOS, SONIC)
+    weighted = [
+        f for f in before
+        if f.rule == "DRIFT002" and f.path.endswith((".3.scheduler", ".3.weight"))
+    ]  # fmt: skip
+    assert {f.device for f in weighted} == {"leaf01", "leaf02"}, [f.path for f in before]
+    assert [f.fix for f in weighted if f.fix and "12.5" in f.fix] == []

@@ -1,9 +1,11 @@
 """Record one night: classify tonight's findings against the open ones and write it all.
 
 A finding tonight is *new* (never seen, or seen and resolved before: then also *reopened*),
-*persisting* (open last time too) or, when its device could not be checked tonight, *carried*
-(still open, not seen). An open finding not seen tonight is *resolved* only when its device was
-checked (status ok); a fabric-wide one only when the run is complete. Suppressed findings keep
+*persisting* (open last time too) or, when tonight could not see it, *carried* (still open, not
+seen). An open finding not seen tonight is *resolved* only when its device was checked (status
+ok) and its rule evaluated there (`Night.unevaluated`: coverage gaps, rules the policy leaves
+out, internal failures); a fabric-wide one only when the run is complete and read the whole
+fabric (not a --limit night: `Night.partial`). Suppressed findings keep
 their life like any other but are left out of the new/persisting/open counts.
 """
 
@@ -40,7 +42,8 @@ class Night:
     """Devices were left out by a choice (--limit): `complete`, but not the whole fabric."""
     unevaluated: frozenset[tuple[str, str]] = frozenset()
     """(rule, device) pairs tonight's check did not evaluate: a coverage gap (an output the
-    rule needs is missing, a majority rule left out by --limit) or a part that failed
+    rule needs is missing, a majority rule left out by --limit, a rule the policy deselects
+    or ignores on the device) or a part that failed
     internally; `*` for any rule or any device. A finding there is carried, never resolved."""
 
     def judged(self, rule: str, device: str | None) -> bool:

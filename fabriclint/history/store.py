@@ -36,6 +36,11 @@ class HistoryUnwritable(HistoryError):
     """The disk refused the night's write (full, an I/O error, a file-size limit): not the
     user's input but the run's result not kept, exit 3 with nothing recorded."""
 
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what}; nothing recorded")
+        self.what = what
+        """What the disk refused, without the `nothing recorded` a caller may say its own way."""
+
 
 _DISK_ERRORS = ("disk I/O error", "database or disk is full")
 """sqlite's words for SQLITE_IOERR and SQLITE_FULL."""
@@ -63,9 +68,7 @@ class Store:
             if "locked" in str(exc.orig) or "busy" in str(exc.orig):
                 raise self._busy(started) from None
             if any(words in str(exc.orig) for words in _DISK_ERRORS):
-                raise HistoryUnwritable(
-                    f"{self.shown}: {_first_line(exc.orig)}; nothing recorded"
-                ) from None
+                raise HistoryUnwritable(f"{self.shown}: {_first_line(exc.orig)}") from None
             raise HistoryError(f"{self.shown}: {_first_line(exc.orig)}") from None
 
     def _advisory_lock(self, conn: Connection, started: float) -> None:
@@ -105,6 +108,26 @@ def history_url(fabric: Path, given: str | None) -> str:
     return given
 
 
+def _in_memory(parsed: Any) -> bool:
+    """Whether an SQLite URL names an in-memory database: no file (`sqlite://`, `:memory:`),
+    or, with `uri=true`, a URI file name `file::memory:`, `file:` or one with `mode=memory`."""
+    database = parsed.database
+    if database in (None, "", ":memory:"):
+        return True
+    query = {
+        key: value if isinstance(value, str) else value[-1] for key, value in parsed.query.items()
+    }
+    if str(query.get("uri", "")).lower() not in ("true", "1", "yes", "on"):
+        return False
+    if not database.startswith("file:"):
+        return False
+    name, _, params = database[len("file:") :].partition("?")
+    modes = [query.get("mode", "")] + [
+        p.split("=", 1)[1] for p in params.split("&") if p.startswith("mode=")
+    ]
+    return name in ("", ":memory:") or "memory" in modes
+
+
 def open_store(url: str, timeout: float = 60.0) -> Store:
     """Connect and bring the schema to the newest migration (under the write lock)."""
     try:
@@ -114,7 +137,7 @@ def open_store(url: str, timeout: float = 60.0) -> Store:
     shown = parsed.render_as_string(hide_password=True)
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise HistoryError(f"{shown}: only sqlite and postgresql histories are supported")
-    if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+    if parsed.get_backend_name() == "sqlite" and _in_memory(parsed):
         raise HistoryError(  # the night would be recorded in memory and lost at exit (exit 0)
             f"{shown}: an in-memory SQLite database keeps no history: name a file "
             "(sqlite:///path/history.sqlite)"

@@ -203,11 +203,16 @@ def _put_back(done: list[tuple[Path, Path | None]]) -> list[str]:
     return failed
 
 
-def sweep(folders: dict[Path, set[str]], spare: Path | None = None) -> list[Path]:
+def sweep(
+    folders: dict[Path, set[str]],
+    spare: Path | None = None,
+    made: frozenset[Path] | set[Path] = frozenset(),
+) -> list[Path]:
     """Remove the staging files killed runs left in `folders` (each with the names of the
     files nightly writes there): named `.NAME.XXXXXXXX.tmp`, older than GRACE and locked by
-    no process. A report folder a killed run made and left holding only such files goes too
-    (never `spare`, tonight's). Returns what was removed."""
+    no process. A run folder a killed run made (`made`: the report folders nightly names, never
+    a folder the user made, such as the metrics file's) and left holding only such files goes
+    too (never `spare`, tonight's). Returns what was removed."""
     now = time.time()
     removed: list[Path] = []
     for folder, names in folders.items():
@@ -224,7 +229,7 @@ def sweep(folders: dict[Path, set[str]], spare: Path | None = None) -> list[Path
             if _stale(path, now) and _removed(path):
                 mine.append(path)
         removed += mine
-        if mine and folder != spare and folder.parent in folders:  # a run folder under reports/
+        if mine and folder != spare and folder in made:  # a run folder under reports/
             with contextlib.suppress(OSError):  # not empty: a report or someone's file is there
                 folder.rmdir()
                 removed.append(folder)

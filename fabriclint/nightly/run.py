@@ -21,7 +21,14 @@ from sqlalchemy import Connection
 
 from fabriclint.engine import CheckOptions, CheckResult, ExitCode, run_check
 from fabriclint.history.record import Explainer, Night, Recorded, record
-from fabriclint.history.store import HistoryBusy, HistoryError, Store, history_url, open_store
+from fabriclint.history.store import (
+    HistoryBusy,
+    HistoryError,
+    HistoryUnwritable,
+    Store,
+    history_url,
+    open_store,
+)
 from fabriclint.models.finding import SEVERITY_RANK, Finding
 from fabriclint.models.policy import Severity
 from fabriclint.nightly import causes
@@ -159,12 +166,34 @@ def unevaluated(checked: CheckResult) -> frozenset[tuple[str, str]]:
     device it names, or all), or, for a part that is no rule, every finding (of the device)."""
     report = checked.report
     blind = {(gap.rule, device) for gap in report.coverage for device in gap.devices}
+    blind |= _deselected(checked)
     for failed in checked.failures:
         if failed.where.startswith("fix hint for "):
             continue  # a missing fix hint hides no finding
         rule = failed.where.split()[-1] if failed.where.startswith(("rule ", "site rule ")) else "*"
         blind.add((rule, failed.device or "*"))
     return frozenset(blind)
+
+
+def _deselected(checked: CheckResult) -> set[tuple[str, str]]:
+    """The rules tonight's policy leaves out (`select`/`ignore`: on every device, `*`) or
+    switches off on a device (`per_device_ignores`, `per_role_ignores`): not evaluated there,
+    so a finding of theirs still open is carried. Nightly takes no rule selection on its
+    command line: the policy's is the check's. INTERNAL001 (stage `report`) is fabriclint's
+    own, never deselected."""
+    from fabriclint.rules.registry import ALL_RULES
+    from fabriclint.selection import Selection
+
+    policy = checked.fabric.policy
+    selection = Selection(policy)
+    codes = [r.code for r in ALL_RULES if r.stage != "report"]
+    codes += [site.code for site in policy.site_rules]
+    out = {(code, "*") for code in codes if not selection.selected(code)}
+    if policy.per_device_ignores or policy.per_role_ignores:
+        kept = [code for code in codes if (code, "*") not in out]
+        for name, device in checked.fabric.inventory.devices.items():
+            out |= {(c, name) for c in kept if selection.ignored_on(c, name, device.role)}
+    return out
 
 
 def _explainer(opts: NightlyOptions, checked: CheckResult) -> Explainer:
@@ -217,6 +246,7 @@ def _sweep(opts: NightlyOptions, target: Path) -> None:
     from fabriclint.nightly.delivery import REPORT_FILES, metrics_target, sweep
 
     folders: dict[Path, set[str]] = {target: set(REPORT_FILES)}
+    made: set[Path] = set()  # the run folders a killed night may have made (and left empty)
     if opts.report_dir is None:
         reports = target.parent
         folders[reports] = {"latest"}
@@ -224,10 +254,11 @@ def _sweep(opts: NightlyOptions, target: Path) -> None:
             for entry in os.scandir(reports):
                 if _RUN_FOLDER.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False):
                     folders.setdefault(Path(entry.path), set(REPORT_FILES))
+                    made.add(Path(entry.path))
     if opts.metrics is not None:
         where = metrics_target(opts.metrics)
         folders.setdefault(where.parent, set()).add(where.name)
-    for path in sweep(folders, spare=target):
+    for path in sweep(folders, spare=target, made=made):
         what = "staging file" if path.name.endswith(".tmp") else "empty report folder"
         if opts.notice is not None:
             opts.notice(f"removed a stale {what} a killed night left: {path}")
@@ -256,7 +287,8 @@ def _record_and_report(
     except HistoryError as exc:
         if not delivered or isinstance(exc, HistoryBusy):
             raise
-        raise NotRecorded(f"{exc}; the reports went out but {NOTHING_RECORDED}") from None
+        why = exc.what if isinstance(exc, HistoryUnwritable) else str(exc)  # said once, below
+        raise NotRecorded(f"{why}; the reports went out but {NOTHING_RECORDED}") from None
     finally:
         staged.discard()
     if opts.keep_nights:

@@ -12,7 +12,14 @@ from typer.testing import CliRunner
 from fabriclint.cli.app import app
 from tests.nightly.conftest import nightly
 
-URLS = ["sqlite://", "sqlite:///:memory:", "sqlite:///"]
+URLS = [
+    "sqlite://",
+    "sqlite:///:memory:",
+    "sqlite:///",
+    # SQLite's URI file names (uri=true): `file::memory:` and `mode=memory` are in memory too
+    "sqlite:///file::memory:?uri=true",
+    "sqlite:///file:night?mode=memory&uri=true",
+]
 
 
 @pytest.mark.parametrize("url", URLS)

@@ -102,3 +102,25 @@ def test_a_fabric_wide_finding_is_not_resolved_by_a_limited_night(tmp_path: Path
         store.dispose()
     assert [e.status for e in done[1].entries] == ["carried"]
     assert [e.status for e in done[2].entries] == ["resolved"]
+
+
+def test_a_rule_the_policy_deselects_resolves_nothing(fabric: Path) -> None:
+    """A rule the policy no longer selects (`ignore:`), or ignores on one device
+    (`per_device_ignores`), was not evaluated tonight: its findings are carried, not reported
+    as resolved (the fault is still there; the night could not see it)."""
+    code, night1, _ = nightly(fabric, "-s", "broken")
+    assert code == 1 and _status(night1, "FAB001", "leaf01") == {"new"}
+    carried = [f for f in night1["findings"] if f["rule"] == "FAB001"]
+    on_spine = [f for f in night1["findings"] if f["device"] == "spine01"]
+    assert carried and on_spine
+    policy = fabric / "policy.yaml"
+    policy.write_text(
+        policy.read_text() + "ignore: [FAB001]\nper_device_ignores:\n  spine01: [ALL]\n"
+    )
+    code, night2, err = nightly(fabric, "-s", "broken")
+    assert night2["resolved"] == [] and night2["summary"]["resolved"] == 0, err
+    assert all(_status(night2, f["rule"], f["device"]) == {"carried"} for f in carried)
+    assert all(_status(night2, f["rule"], f["device"]) == {"carried"} for f in on_spine)
+    policy.write_text(policy.read_text().split("ignore: [FAB001]")[0])  # selected again
+    code, night3, _ = nightly(fabric, "-s", "baseline")  # fixed, and judged again
+    assert code == 0 and night3["summary"]["resolved"] == night1["summary"]["open"]

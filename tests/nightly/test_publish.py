@@ -181,3 +181,32 @@ def test_a_stale_file_that_cannot_be_removed_never_fails_the_night(
     assert code == 0, err
     assert doc["run"]["id"] == 1 and (report / "report.json").is_file()
     assert stale.read_text() == "{half" and "stale" not in err
+
+
+def test_the_sweep_never_removes_a_users_folder(tmp_path: Path) -> None:
+    """A folder the user made for the metrics (beside the run folders, under reports/) is not
+    a run folder a killed night made: emptied of a killed night's staging file, it is kept
+    (removed, a night that then failed would leave the user without it; recreated, it would
+    lose its mode and owner)."""
+    reports = tmp_path / "reports"
+    run = reports / "20261201T020000Z-run3"
+    textfile = reports / "textfile"
+    for folder in (run, textfile):
+        folder.mkdir(parents=True)
+    stale = [run / ".report.json.abcd1234.tmp", textfile / ".fabriclint.prom.abcd1234.tmp"]
+    for path in stale:
+        path.write_text("half")
+        os.utime(path, (time.time() - 3600,) * 2)
+    folders = {
+        reports: {"latest"},
+        run: set(delivery.REPORT_FILES),
+        textfile: {"fabriclint.prom"},
+    }
+    old = delivery.GRACE
+    try:
+        delivery.GRACE = -1e9  # ctime cannot be set back: old enough whatever it says
+        removed = delivery.sweep(folders, spare=reports / "20261202T020000Z-run4", made={run})
+    finally:
+        delivery.GRACE = old
+    assert sorted(removed) == sorted([*stale, run])
+    assert textfile.is_dir() and not run.exists()
