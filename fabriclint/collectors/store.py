@@ -58,7 +58,9 @@ class SnapshotWriter:
     The name is reserved before any device is contacted: an exclusive lock on the hidden file
     `.NAME.lock` next to it (flock, so a killed run leaves nothing that blocks the next). With
     `unique` (the default timestamp name) a name that exists or another run holds is replaced
-    by NAME-2, NAME-3...; otherwise SnapshotExists says which of the two it is.
+    by NAME-2, NAME-3...; otherwise SnapshotExists says which of the two it is. The temp
+    folder is under this run's flock from just after it is made until it is renamed into
+    place or removed (`sweep_partials` of another run keeps it).
     """
 
     def __init__(self, target: Path, unique: bool = False) -> None:
