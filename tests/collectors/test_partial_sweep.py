@@ -62,9 +62,9 @@ def _visible(fabric: Path) -> list[Path]:
 class _Collection:
     """`fabriclint collect FABRIC` in a subprocess against the lab, its stderr read aside."""
 
-    def __init__(self, fabric: Path, overlay: Path, env: dict[str, str]) -> None:
+    def __init__(self, fabric: Path, overlay: Path, env: dict[str, str], workers: int) -> None:
         args = [sys.executable, "-c", APP, str(ROOT), "collect", str(fabric)]
-        args += ["--overlay", str(overlay), "--workers", "2"]
+        args += ["--overlay", str(overlay), "--workers", str(workers)]
         self.proc = subprocess.Popen(
             args, stderr=subprocess.PIPE, text=True, env={**os.environ, **env}
         )
@@ -104,7 +104,7 @@ def test_a_killed_collections_folder_is_removed_by_the_next_one(
     fabric = _fabric(tmp_path)
     with lab_for(ROCE_POD / "snapshots" / "baseline", ["*=latency:0.3"]) as lab:
         overlay = write_overlay(lab, tmp_path)
-        killed = _Collection(fabric, overlay, lab.env())
+        killed = _Collection(fabric, overlay, lab.env(), workers=2)
         killed.wait_for_a_device()
         killed.proc.send_signal(signal.SIGKILL)
         code, _ = killed.finish()
@@ -132,9 +132,9 @@ def test_a_concurrent_collections_folder_is_kept(
     dead = fabric / "snapshots" / ".2026-12-01T020000Z.partial-0badf00d"
     (dead / "leaf01").mkdir(parents=True)
     (dead / "leaf01" / "show_running-config.txt").write_text("hostname leaf01\n")
-    with lab_for(ROCE_POD / "snapshots" / "baseline", ["*=latency:0.3"]) as lab:
+    with lab_for(ROCE_POD / "snapshots" / "baseline", ["*=latency:0.15"]) as lab:
         overlay = write_overlay(lab, tmp_path)
-        running = _Collection(fabric, overlay, lab.env())
+        running = _Collection(fabric, overlay, lab.env(), workers=1)  # ~20 s
         running.wait_for_a_device()
         live = [p for p in _partials(fabric) if p != dead]
         assert len(live) == 1
