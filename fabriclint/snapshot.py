@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import errno
 import hashlib
@@ -19,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from fabriclint import __version__
 from fabriclint.bounded import InputLimitError, json_loads
 from fabriclint.confine import UnsafeInput, check_inside, max_file_size, read_inside
+from fabriclint.leftovers import lock_file
 from fabriclint.models.names import DeviceName, check_device_name
 from fabriclint.models.raw import RawDevice, RawOutput
 from fabriclint.platforms import ALL as DESCRIPTORS
@@ -158,7 +158,7 @@ def stage_temp(target: Path, data: str | bytes, hold: bool = False) -> tuple[Pat
     """As write_temp, but the file's descriptor is returned open. With `hold` the file is
     under an exclusive `flock` from its creation (before anything is written) until that
     descriptor is closed: the kernel drops it when the process dies, however it dies, so
-    `held_by_someone` tells a live run's staging file from one a killed run left."""
+    `leftovers.held_by_someone` tells a live run's staging file from one a killed run left."""
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     tmp = Path(name)
     try:
@@ -174,35 +174,6 @@ def stage_temp(target: Path, data: str | bytes, hold: bool = False) -> tuple[Pat
         tmp.unlink(missing_ok=True)
         raise
     return tmp, fd
-
-
-def lock_file(fd: int) -> None:
-    """Hold an exclusive flock on `fd`; a file system without locks just goes without."""
-    import fcntl
-
-    with contextlib.suppress(OSError):  # ENOLCK, EOPNOTSUPP: the sweep then keeps the file
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-
-def held_by_someone(path: Path) -> bool:
-    """Whether a live process holds a lock on the regular file `path` (its staging run is
-    alive), or whether that cannot be told (no such file, not a regular file, no locks on
-    this file system): only False means "no one holds it"."""
-    import fcntl
-
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return True
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return True
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:  # held (EWOULDBLOCK), or locks not supported here: cannot tell
-        return True
-    finally:
-        os.close(fd)  # releases the lock just taken
-    return False
 
 
 def _umask() -> int:

@@ -126,6 +126,8 @@ def run_collect(
     own = interrupts is None
     signals = interrupts or Interrupts().install()
     options.publishing = signals.defer
+    if options.notice is None:
+        options.notice = lambda line: echo(f"collect: {line}", err=True)
     try:
         options.prompt = options.prompt or default_prompt()
         total = ask_credentials(fabric, options)  # prompts come before the progress bar

@@ -36,7 +36,13 @@ from fabriclint.collectors.shards import (
     endpoint_groups,
     run_sharded,
 )
-from fabriclint.collectors.store import SnapshotExists, SnapshotWriter, default_name
+from fabriclint.collectors.store import (
+    SnapshotExists,
+    SnapshotWriter,
+    default_name,
+    sweep_partials,
+    sweepable,
+)
 from fabriclint.loaders.fabric import has_source, inventory_path, live_problems, refuse_outside
 from fabriclint.loaders.yaml import Problem, load_yaml, validate_doc
 from fabriclint.models.address import HOST_SHAPE
@@ -96,6 +102,9 @@ class CollectOptions:
     publishing: Callable[[], None] | None = None
     """Called just before the finished snapshot is renamed into place (the CLI stops turning
     Ctrl-C into an abort there: the snapshot is complete)."""
+    notice: Callable[[str], None] | None = None
+    """Says what the run did besides collecting (the stale partial folders it removed); the CLI
+    prints each line on stderr."""
 
 
 @dataclass
@@ -265,6 +274,7 @@ def collect(fabric_dir: Path, options: CollectOptions) -> CollectResult:
     except SnapshotExists as exc:
         raise CollectUsageError([str(exc)]) from None
     try:
+        _sweep(fabric_dir, writer, options.notice)
         collector = _collector(options, policy, scrub)
         with _frozen_gc():
             results, processes = _run(targets, settings, scrub, collector, writer, options, policy)
@@ -275,6 +285,17 @@ def collect(fabric_dir: Path, options: CollectOptions) -> CollectResult:
         raise
     complete = all(r.status == "ok" for r in results.values())
     return CollectResult(path, complete, results, policy.known_hosts is not None)
+
+
+def _sweep(fabric_dir: Path, writer: SnapshotWriter, notice: Callable[[str], None] | None) -> None:
+    """Remove the partial snapshot folders killed collections left in FABRIC/snapshots (this
+    run's own is locked, so it is kept), before any device is contacted; one line each."""
+    snapshots = fabric_dir / "snapshots"
+    if not sweepable(snapshots, writer.temp):
+        return
+    for path in sweep_partials(snapshots):
+        if notice is not None:
+            notice(f"removed a stale partial snapshot folder a killed collection left: {path}")
 
 
 @contextlib.contextmanager

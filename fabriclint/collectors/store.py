@@ -2,6 +2,11 @@
 last, then one rename into place. An interrupted run leaves no manifest (the temp folder is
 removed) and never touches an existing snapshot: the target must not exist. Two runs never
 write the same name (a lock per name, taken before any device is contacted).
+
+A run killed outright (SIGKILL, the OOM killer, a power cut) cannot remove its temp folder:
+each run holds an flock on its own from the moment it is made until it is renamed or removed,
+and the next collection removes the ones in FABRIC/snapshots that no process holds and that
+are older than leftovers.GRACE (`sweep_partials`).
 """
 
 from __future__ import annotations
@@ -11,13 +16,16 @@ import datetime as dt
 import fcntl
 import json
 import os
+import re
 import secrets
 import shutil
+import stat
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fabriclint import __version__
+from fabriclint import __version__, leftovers
 from fabriclint.collectors.base import DeviceResult
 from fabriclint.models.names import check_device_name
 from fabriclint.snapshot import (
@@ -31,6 +39,8 @@ from fabriclint.snapshot import (
 
 COLLECT_RECORD = "collect.json"
 """How the snapshot was collected (options, host-key checking, per-device timing, skipped commands)."""
+PARTIAL = re.compile(r"\.(?P<name>.+)\.partial-[0-9a-f]{8}")
+"""The temp folder of a snapshot being collected, `.NAME.partial-XXXXXXXX` (8 hex digits)."""
 
 
 class SnapshotExists(Exception):
@@ -48,7 +58,9 @@ class SnapshotWriter:
     The name is reserved before any device is contacted: an exclusive lock on the hidden file
     `.NAME.lock` next to it (flock, so a killed run leaves nothing that blocks the next). With
     `unique` (the default timestamp name) a name that exists or another run holds is replaced
-    by NAME-2, NAME-3...; otherwise SnapshotExists says which of the two it is.
+    by NAME-2, NAME-3...; otherwise SnapshotExists says which of the two it is. The temp
+    folder is under this run's flock from just after it is made until it is renamed into
+    place or removed (`sweep_partials` of another run keeps it).
     """
 
     def __init__(self, target: Path, unique: bool = False) -> None:
@@ -60,7 +72,13 @@ class SnapshotWriter:
             raise SnapshotExists(f"{target}: cannot create the snapshot folder: {why}") from None
         self._lock: int | None = lock
         self.temp = self.target.parent / f".{self.target.name}.partial-{secrets.token_hex(4)}"
-        self.temp.mkdir()
+        self._held: int | None = None
+        try:
+            self.temp.mkdir()
+            self._held = _hold(self.temp)
+        except BaseException:
+            self.discard()
+            raise
         self.entries: dict[str, ManifestDevice] = {}
 
     def add(self, result: DeviceResult) -> None:
@@ -104,9 +122,56 @@ class SnapshotWriter:
         self._release()
 
     def _release(self) -> None:
+        if self._held is not None:  # the temp folder's lock: renamed into place, or removed
+            os.close(self._held)
+            self._held = None
         if self._lock is not None:
             _unlock(self._lock, self.target)
             self._lock = None
+
+
+def _hold(folder: Path) -> int:
+    """An open descriptor of the temp folder just made, under this run's exclusive flock until
+    it is closed (what tells `sweep_partials` of another run that this one is alive)."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(folder, flags)
+    leftovers.lock_file(fd)
+    return fd
+
+
+def sweep_partials(snapshots: Path) -> list[Path]:
+    """Remove the temp folders collections killed outright left in `snapshots` (the fabric's
+    FABRIC/snapshots): entries named `.NAME.partial-XXXXXXXX` that are real folders (a link
+    is never followed, nor removed), older than leftovers.GRACE and locked by no process
+    (a live run holds its own). Returns what was removed; what cannot be (a read-only
+    folder, gone meanwhile) is left and never fails the run."""
+    try:
+        entries = list(os.scandir(snapshots))
+    except OSError:
+        return []
+    now, removed = time.time(), []
+    for entry in entries:
+        if PARTIAL.fullmatch(entry.name) is None:
+            continue
+        path = Path(entry.path)
+        if not leftovers.abandoned(path, now, leftovers.GRACE, folder=True):
+            continue
+        shutil.rmtree(path, ignore_errors=True)  # by descriptors: links inside are not followed
+        with contextlib.suppress(OSError):
+            if not os.path.lexists(path):
+                removed.append(path)
+    return removed
+
+
+def sweepable(snapshots: Path, temp: Path) -> bool:
+    """Whether to sweep `snapshots` (FABRIC/snapshots): a real folder, or, when it is a link,
+    the folder this run writes its own temp folder in (it follows that link anyway)."""
+    try:
+        if stat.S_ISDIR(snapshots.lstat().st_mode):
+            return True
+        return os.path.samefile(snapshots, temp.parent)
+    except OSError:
+        return False
 
 
 def _write(path: str, data: bytes) -> None:

@@ -34,12 +34,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fabriclint.snapshot import held_by_someone, lock_file, stage_temp
+from fabriclint import leftovers
+from fabriclint.leftovers import abandoned, held_by_someone, lock_file
+from fabriclint.snapshot import stage_temp
 
 REPORT_FILES = ("report.json", "report.md", "index.html")
-GRACE = 60.0
-"""Seconds a staging file is left alone whatever its lock says: it covers the instant between
-creating a file and locking it (and a file system where a lock is not seen at once)."""
+GRACE = leftovers.GRACE
+"""Seconds a staging file is left alone whatever its lock says (leftovers.GRACE)."""
 _STAGING = re.compile(r"\.(?P<name>.+)\.(?:[a-z0-9_]{8}|[0-9]+)\.tmp")
 """`.NAME.XXXXXXXX.tmp` (a staged file or a kept previous one) or `.NAME.PID.tmp` (a link)."""
 
@@ -251,17 +252,18 @@ def _stale(path: Path, now: float) -> bool:
         info = path.lstat()
     except OSError:
         return False
+    if not stat.S_ISLNK(info.st_mode):
+        return abandoned(path, now, GRACE)  # a regular file, old and locked by no process
+    # a staged `latest`, which cannot be locked: alive while its folder's files are held
     if now - max(info.st_mtime, info.st_ctime) < GRACE:
         return False
-    if stat.S_ISLNK(info.st_mode):  # a staged `latest`: alive while its folder's files are held
-        try:
-            name = os.readlink(path)
-        except OSError:
-            return False
-        if "/" in name or name in ("", ".", ".."):
-            return False  # not one nightly makes: left alone
-        return not _holds_a_live_file(path.parent / name)
-    return stat.S_ISREG(info.st_mode) and not held_by_someone(path)
+    try:
+        name = os.readlink(path)
+    except OSError:
+        return False
+    if "/" in name or name in ("", ".", ".."):
+        return False  # not one nightly makes: left alone
+    return not _holds_a_live_file(path.parent / name)
 
 
 def _holds_a_live_file(folder: Path) -> bool:

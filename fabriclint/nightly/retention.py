@@ -63,7 +63,7 @@ def _archive(folder: Path) -> Path:
     earlier snapshot of the same name: tooling that reuses `monday`) is never replaced: this
     one becomes NAME.2.tar.gz, NAME.3.tar.gz, ... The archive being written is locked by its
     run (see `sweep_snapshots`)."""
-    from fabriclint.snapshot import lock_file
+    from fabriclint.leftovers import lock_file
 
     tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tar.gz.tmp")
     try:
@@ -110,8 +110,8 @@ def sweep_snapshots(fabric_dir: Path) -> list[Path]:
     `.NAME.PID.tar.gz.tmp` (older than delivery.GRACE and locked by no process: not one
     another run is writing now) and a `.NAME.PID.removed` folder (already archived when it
     was renamed aside; removing it alongside a live run that removes it too is harmless)."""
+    from fabriclint.leftovers import abandoned
     from fabriclint.nightly import delivery
-    from fabriclint.snapshot import held_by_someone
 
     root = fabric_dir / "snapshots"
     try:
@@ -128,10 +128,7 @@ def sweep_snapshots(fabric_dir: Path) -> list[Path]:
             shutil.rmtree(path, ignore_errors=True)
         elif entry.is_file(follow_symlinks=False):
             try:
-                info = path.lstat()
-                if now - max(info.st_mtime, info.st_ctime) < delivery.GRACE:
-                    continue
-                if held_by_someone(path):
+                if not abandoned(path, now, delivery.GRACE):
                     continue
                 path.unlink()
             except OSError:  # gone meanwhile, or not ours to remove: never fails the night
