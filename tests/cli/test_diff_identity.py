@@ -34,7 +34,7 @@ def _rehash(snapshot: Path, device: str) -> None:
     (snapshot / "manifest.json").write_text(json.dumps(manifest, indent=2))
 
 
-def _partial_fix(fabric: Path, extra_trust: bool) -> Path:
+def partial_fix(fabric: Path, extra_trust: bool) -> Path:
     """`broken` with 3 of spine02's 4 uplinks on a fixed copy of profile ROCE (and, when asked,
     a genuinely new fault next to it: `qos trust cos` on the port left on the old profile)."""
     after = fabric / "snapshots" / "partial"
@@ -83,7 +83,7 @@ def _keys(findings: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
 
 
 def test_fault_left_on_one_port_is_moved_not_introduced(fabric: Path) -> None:
-    code, report = _diff(fabric, _partial_fix(fabric, extra_trust=False))
+    code, report = _diff(fabric, partial_fix(fabric, extra_trust=False))
     assert report["introduced"] == []
     assert report["resolved"] == []
     [moved] = report["moved"]
@@ -102,7 +102,7 @@ def test_fault_left_on_one_port_is_moved_not_introduced(fabric: Path) -> None:
 
 
 def test_new_fault_next_to_a_moved_one_is_still_introduced(fabric: Path) -> None:
-    code, report = _diff(fabric, _partial_fix(fabric, extra_trust=True))
+    code, report = _diff(fabric, partial_fix(fabric, extra_trust=True))
     introduced = _keys(report["introduced"])
     assert ("DRIFT001", "spine02", "interfaces.Ethernet4/1.qos.trust") in introduced
     assert ("QOS001", "spine02", "interfaces.Ethernet4/1.qos.trust") in introduced
@@ -112,7 +112,7 @@ def test_new_fault_next_to_a_moved_one_is_still_introduced(fabric: Path) -> None
 
 
 def test_text_view_lists_moved_findings(fabric: Path) -> None:
-    after = _partial_fix(fabric, extra_trust=False)
+    after = partial_fix(fabric, extra_trust=False)
     result = runner.invoke(app, ["diff", str(fabric / "snapshots" / "broken"), str(after)])
     assert "findings introduced (0):" in result.output
     assert "findings moved (still there, in another scope) (1):" in result.output
