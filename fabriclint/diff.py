@@ -36,6 +36,21 @@ class Change(BaseModel):
     """Codes of findings the change introduces on this device/object."""
 
 
+class Moved(BaseModel):
+    """A finding that is still there after the change, only reported in another scope: a
+    setting of one rule on one device whose ports now share one finding, or no longer do (the
+    fingerprint, rule + device + path, changed with the path; the problem did not)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rule: str
+    device: str | None
+    setting: str
+    """The setting under its scope (`roce_queue.ecn.min_bytes`, `pfc.watchdog`)."""
+    before: list[Finding]
+    after: list[Finding]
+
+
 class DiffReport(BaseModel):
     """The semantic diff (JSON form; text and Markdown are views of it)."""
 
@@ -46,6 +61,9 @@ class DiffReport(BaseModel):
     changes: list[Change]
     introduced: list[Finding] = Field(default_factory=list)
     resolved: list[Finding] = Field(default_factory=list)
+    moved: list[Moved] = Field(default_factory=list)
+    """Findings that persist on ports that had them before, under another fingerprint:
+    neither introduced nor resolved."""
     checked: bool = False
     """Whether findings were compared (needs the fabric directory)."""
 
@@ -217,12 +235,50 @@ def mark(changes: list[Change], introduced: list[Finding]) -> None:
         )
 
 
-def finding_delta(
-    before: list[Finding], after: list[Finding]
-) -> tuple[list[Finding], list[Finding]]:
-    """(introduced, resolved) by fingerprint, suppressed findings left out."""
+class Delta(BaseModel):
+    """Findings after a change against before it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    introduced: list[Finding]
+    resolved: list[Finding]
+    moved: list[Moved]
+
+
+def _identity(finding: Finding) -> tuple[str, str | None, str] | None:
+    """(rule, device, setting) of a finding that says which setting and ports it covers."""
+    if not finding.setting or not finding.ports:
+        return None
+    return finding.rule, finding.device, finding.setting
+
+
+def finding_delta(before: list[Finding], after: list[Finding]) -> Delta:
+    """Introduced, resolved and moved findings, suppressed ones left out.
+
+    Findings are matched by fingerprint. A finding only after the change is *moved*, not
+    introduced, when the same rule reported the same setting on the same device before, under
+    another fingerprint, on every port it covers now (a fault of three ports is left on one,
+    or one port's override splits a device-wide fault): the setting, device, rule and ports
+    are the ones that were wrong already. A port not covered before makes it introduced. The
+    findings before it replaces are moved too, not resolved; the others are resolved."""
     old = {f.fingerprint for f in before if f.suppressed is None}
     new = {f.fingerprint for f in after if f.suppressed is None}
-    introduced = [f for f in after if f.fingerprint in new - old]
-    resolved = [f for f in before if f.fingerprint in old - new]
-    return introduced, resolved
+    came = [f for f in after if f.fingerprint in new - old]
+    gone = [f for f in before if f.fingerprint in old - new]
+    moved: list[Moved] = []
+    taken: set[int] = set()
+    for key in dict.fromkeys(k for k in map(_identity, came) if k is not None):
+        was = [f for f in gone if _identity(f) == key]
+        covered = frozenset[str]().union(*(f.ports for f in was))
+        now = [f for f in came if _identity(f) == key and f.ports <= covered]
+        if not now:
+            continue
+        ports = frozenset[str]().union(*(f.ports for f in now))
+        was = [f for f in was if f.ports & ports]
+        taken.update(id(f) for f in [*was, *now])
+        moved.append(Moved(rule=key[0], device=key[1], setting=key[2], before=was, after=now))
+    return Delta(
+        introduced=[f for f in came if id(f) not in taken],
+        resolved=[f for f in gone if id(f) not in taken],
+        moved=moved,
+    )

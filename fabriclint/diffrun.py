@@ -54,14 +54,16 @@ def build(before: Path, after: Path, root: Path | None, configs: bool) -> tuple[
     old, new = _check(root, before, configs), _check(root, after, configs)
     dscps = dscps_of(new.fabric.intent)  # the fabric as the check loaded it
     changes = compare_states(old.states, new.states, dscps)
-    introduced, resolved = finding_delta(old.report.findings, new.report.findings)
+    delta = finding_delta(old.report.findings, new.report.findings)
+    introduced = delta.introduced
     mark(changes, introduced)
     report = DiffReport(
         before=str(before),
         after=str(after),
         changes=changes,
         introduced=introduced,
-        resolved=resolved,
+        resolved=delta.resolved,
+        moved=delta.moved,
         checked=True,
     )
     if not (old.report.summary.complete and new.report.summary.complete):

@@ -1,16 +1,19 @@
 """Record one night: classify tonight's findings against the open ones and write it all.
 
 A finding tonight is *new* (never seen, or seen and resolved before: then also *reopened*),
-*persisting* (open last time too) or, when tonight could not see it, *carried* (still open, not
-seen). An open finding not seen tonight is *resolved* only when its device was checked (status
-ok) and its rule evaluated there (`Night.unevaluated`: coverage gaps, rules the policy leaves
-out, internal failures); a fabric-wide one only when the run is complete and read the whole
-fabric (not a --limit night: `Night.partial`). Suppressed findings keep
+*persisting* (open last time too, or *moved*: an open finding of the same rule, device and
+setting covered every port it covers, under another fingerprint; it carries on that finding's
+life, and that finding is closed as *moved*, not resolved) or, when tonight could not see it,
+*carried* (still open, not seen). An open finding not seen tonight is *resolved* only when its
+device was checked (status ok) and its rule evaluated there (`Night.unevaluated`: coverage gaps,
+rules the policy leaves out, internal failures); a fabric-wide one only when the run is complete
+and read the whole fabric (not a --limit night: `Night.partial`). Suppressed findings keep
 their life like any other but are left out of the new/persisting/open counts.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,7 +61,8 @@ class Entry:
     """A finding as tonight's report shows it: the finding (or its stored row) and its life."""
 
     status: str
-    """new, reopened, persisting, carried or resolved."""
+    """new, reopened, persisting, carried, resolved or moved (closed: carried on by tonight's
+    finding of the same setting on its ports)."""
     row: dict[str, Any]
     finding: Finding | None = None
 
@@ -88,14 +92,57 @@ def record(conn: Connection, night: Night, explain: Explainer) -> Recorded:
     known: dict[str, dict[str, Any]] = {row["fingerprint"]: dict(row) for row in rows}
     run_id = _insert_run(conn, night)
     done = Recorded(run_id=run_id, previous=previous)
-    new = [f for f in night.findings if (known.get(f.fingerprint) or {}).get("state") != "open"]
+    fresh = [f for f in night.findings if (known.get(f.fingerprint) or {}).get("state") != "open"]
+    moves, closed = _moves(known, night, fresh)
+    new = [f for f in fresh if f.fingerprint not in moves]
     causes = explain(previous["snapshot_path"] if previous else None, new)
     for finding in night.findings:
-        done.entries.append(_seen(known.get(finding.fingerprint), finding, night, run_id, causes))
-    done.entries += _unseen(known, night, run_id)
+        row = moves.get(finding.fingerprint) or known.get(finding.fingerprint)
+        done.entries.append(_seen(row, finding, night, run_id, causes))
+    gone = {"state": "resolved", "resolved_run": run_id, "resolved_at": night.started_at}
+    done.entries += [Entry("moved", {**known[fp], **gone}) for fp in closed]
+    done.entries += _unseen({k: v for k, v in known.items() if k not in closed}, night, run_id)
     _write(conn, night, done, known)
     _finish_run(conn, run_id, done)
     return done
+
+
+def _ports(row: dict[str, Any]) -> frozenset[str]:
+    stored = row.get("ports")
+    return frozenset(json.loads(stored)) if stored else frozenset()
+
+
+def _moves(
+    known: dict[str, dict[str, Any]], night: Night, fresh: list[Finding]
+) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Tonight's findings (not open before) that carry on an open finding of the same rule,
+    device and setting whose ports covered all of theirs (fingerprint -> the row whose life
+    they continue, as an open row), and the fingerprints of the open findings they close."""
+    seen = {f.fingerprint for f in night.findings}
+    moves: dict[str, dict[str, Any]] = {}
+    closed: dict[str, None] = {}
+    for finding in fresh:
+        if not finding.setting or not finding.ports:
+            continue
+        was = [
+            row
+            for fp, row in known.items()
+            if row["state"] == "open"
+            and fp not in seen
+            and (row["rule"], row["device"], row.get("setting"))
+            == (finding.rule, finding.device, finding.setting)
+            and _ports(row) & finding.ports
+        ]
+        if not was or not finding.ports <= frozenset[str]().union(*map(_ports, was)):
+            continue
+        oldest = min(was, key=lambda row: (row["first_seen_run"], row["fingerprint"]))
+        moves[finding.fingerprint] = {
+            **oldest,
+            "nights_open": max(row["nights_open"] for row in was),
+            "state": "open",
+        }
+        closed.update(dict.fromkeys(row["fingerprint"] for row in was))
+    return moves, list(closed)
 
 
 def last_run(conn: Connection, fabric: str) -> dict[str, Any] | None:
@@ -157,13 +204,16 @@ def _seen(
         "suppressed": f.suppressed,
         "resolved_run": None,
         "resolved_at": None,
+        "setting": f.setting or None,
+        "ports": json.dumps(sorted(f.ports)) if f.ports else None,
     }
     if row is None:
         first = {"first_seen_run": run_id, "first_seen_at": night.started_at, "reopened": 0}
         new_row = {**fresh, **first, "nights_open": 1, "cause": causes.get(f.fingerprint)}
         return Entry("new", new_row, f)
-    if row["state"] == "open":
-        return Entry("persisting", {**row, **fresh, "nights_open": row["nights_open"] + 1}, f)
+    if row["state"] == "open":  # open last night, under this fingerprint or one it moved from
+        update = {**fresh, "nights_open": row["nights_open"] + 1, "fingerprint": f.fingerprint}
+        return Entry("persisting", {**row, **update}, f)
     reopened = {"nights_open": 1, "reopened": row["reopened"] + 1}
     return Entry("reopened", {**row, **fresh, **reopened, "cause": causes.get(f.fingerprint)}, f)
 
@@ -236,6 +286,8 @@ def _finish_run(conn: Connection, run_id: int, done: Recorded) -> None:
         "open_error": opened["error"],
         "open_warning": opened["warning"],
         "open_info": opened["info"],
-        "suppressed": sum(not e.counted for e in done.entries if e.status != "resolved"),
+        "suppressed": sum(
+            not e.counted for e in done.entries if e.status not in ("resolved", "moved")
+        ),
     }
     conn.execute(update(runs).where(runs.c.id == run_id).values(values))

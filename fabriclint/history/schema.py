@@ -81,10 +81,14 @@ findings = Table(
     Column("suppressed", Text, nullable=True),
     Column("reopened", Integer, nullable=False),
     Column("cause", Text, nullable=True),
+    Column("setting", Text, nullable=True),
+    Column("ports", Text, nullable=True),
     Index("ix_findings_fabric_state", "fabric", "state"),
 )
 """One row per finding ever seen (by fingerprint): its life so far. `state` is open or resolved;
-`cause` is the change that explains it the night it (re)appeared."""
+`cause` is the change that explains it the night it (re)appeared; `setting` and `ports` (a JSON
+list) where its rule said which setting and ports it covers (`Finding.setting`, `ports`), so a
+finding that only changed scope (a fault of 4 ports left on one) carries on its life."""
 
 run_findings = Table(
     "run_findings",

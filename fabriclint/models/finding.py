@@ -1,9 +1,10 @@
 """A finding and the report that carries findings (the JSON contract of docs/architecture.md)."""
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from fabriclint.models.common import Source
 from fabriclint.models.policy import Severity
@@ -45,6 +46,30 @@ class Finding(BaseModel):
     cause: str = ""
     """Fingerprint of the finding that explains this one (the root cause of its group); its own
     fingerprint when it is a cause itself."""
+
+    # Where the finding sits, for matching it across a change (diff.py `finding_delta`): the
+    # setting (its path under the scope: `pfc.watchdog`, `roce_queue.ecn.min_bytes`) and the
+    # ports it covers. Kept in the run only, not in the JSON contract; set by the rules that
+    # report a setting once per port or once for the ports sharing it (rules/scope.py `emit`,
+    # rules/drift.py).
+    _setting: str = PrivateAttr(default="")
+    _ports: frozenset[str] = PrivateAttr(default_factory=frozenset)
+
+    def scoped(self, setting: str, ports: Iterable[str]) -> "Finding":
+        """This finding, knowing the setting it is about and the ports it covers."""
+        self._setting = setting
+        self._ports = frozenset(ports)
+        return self
+
+    @property
+    def setting(self) -> str:
+        """The setting under its scope ('' when the rule did not say)."""
+        return self._setting
+
+    @property
+    def ports(self) -> frozenset[str]:
+        """The ports the finding covers (one for a per-port finding; empty when unknown)."""
+        return self._ports
 
     def model_post_init(self, _context: Any) -> None:
         if not self.fingerprint:

@@ -88,7 +88,7 @@ def build(
     """The report.json document."""
     roles = {d.name: d.role for d in night.devices}
     devices = [d.model_dump() for d in night.devices]
-    items = [_entry(e, roles) for e in done.entries if e.status != "resolved"]
+    items = [_entry(e, roles) for e in done.entries if e.status not in ("resolved", "moved")]
     open_items = [i for i in items if not i["suppressed"]]
     new = done.of("new", "reopened")
     summary = {

@@ -54,6 +54,11 @@ def text(report: DiffReport) -> str:
         out += [f"  + {_finding(f)}" for f in report.introduced]
         out.append(f"findings resolved ({len(report.resolved)}):")
         out += [f"  - {_finding(f)}" for f in report.resolved]
+        if report.moved:
+            out.append(f"findings moved (still there, in another scope) ({len(report.moved)}):")
+            for moved in report.moved:
+                out += [f"  ~ {_finding(f)}" for f in moved.after]
+                out += [f"      was: {f.object}: {f.message}" for f in moved.before]
     return "\n".join(line.translate(VISIBLE) for line in out) + "\n"
     # (device text is untrusted: an ESC in an interface name must not reach the terminal raw;
     # controls and bidi overrides are spelled out as the check's text report does)
@@ -92,6 +97,18 @@ def markdown(report: DiffReport) -> str:
                 f"- `{f.rule}` {_cell(f.device or '-')} {_cell(f.object)}: {_cell(f.message)}"
                 for f in items
             ]
+        if report.moved:
+            out += [
+                "",
+                f"**Moved findings (still there, in another scope): {len(report.moved)}**",
+                "",
+            ]
+            for moved in report.moved:
+                out += [
+                    f"- `{f.rule}` {_cell(f.device or '-')} {_cell(f.object)}: {_cell(f.message)}"
+                    for f in moved.after
+                ]
+                out += [f"  - was {_cell(f.object)}: {_cell(f.message)}" for f in moved.before]
     return "\n".join(out) + "\n"
 
 

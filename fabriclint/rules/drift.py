@@ -72,7 +72,7 @@ class SettingDrift(Rule[NoOptions]):
             expected=first.expected,
             actual=first.actual,
             source=first.source,
-        )
+        ).scoped(first.key, [d.port for d in group])
 
 
 def _names(ports: list[str], limit: int = 3) -> str:

@@ -215,7 +215,7 @@ def emit(rule: Rule[Any], device: str, faults: Iterable[Fault]) -> Iterator[Find
             actual=fault.actual,
             source=fault.source,
             severity=fault.severity,
-        )
+        ).scoped(fault.suffix, [fault.scope.name] if fault.scope.kind == "port" else fault.ports)
 
 
 @dataclass

@@ -41,7 +41,7 @@ def test_migrations_create_the_schema(tmp_path: Path) -> None:
         for column in table.columns:
             assert columns[column.name]["nullable"] == column.nullable, (table.name, column.name)
     with store.transaction() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
     open_store(f"sqlite:///{tmp_path / 'h.sqlite'}")  # opening again migrates nothing
 
