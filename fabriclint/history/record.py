@@ -119,20 +119,18 @@ def _moves(
     device and setting whose ports covered all of theirs (fingerprint -> the row whose life
     they continue, as an open row), and the fingerprints of the open findings they close."""
     seen = {f.fingerprint for f in night.findings}
+    candidates: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for fp, row in known.items():  # indexed once: a night of many new findings stays linear
+        if row["state"] == "open" and fp not in seen and row.get("setting"):
+            key = (row["rule"], row["device"], row["setting"])
+            candidates.setdefault(key, []).append(row)
     moves: dict[str, dict[str, Any]] = {}
     closed: dict[str, None] = {}
     for finding in fresh:
         if not finding.setting or not finding.ports:
             continue
-        was = [
-            row
-            for fp, row in known.items()
-            if row["state"] == "open"
-            and fp not in seen
-            and (row["rule"], row["device"], row.get("setting"))
-            == (finding.rule, finding.device, finding.setting)
-            and _ports(row) & finding.ports
-        ]
+        key = (finding.rule, finding.device, finding.setting)
+        was = [row for row in candidates.get(key, []) if _ports(row) & finding.ports]
         if not was or not finding.ports <= frozenset[str]().union(*map(_ports, was)):
             continue
         oldest = min(was, key=lambda row: (row["first_seen_run"], row["fingerprint"]))
