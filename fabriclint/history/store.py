@@ -223,12 +223,14 @@ def _journal_wal(cursor: Any, timeout: float) -> None:
     locked" at once, without its busy handler, when another connection holds the file while
     the mode changes: two first nights starting together on a new history (one in 14 failed
     so, each after 0.3 s, with a message that it had waited the whole --lock-timeout)."""
+    import sqlite3  # already loaded by SQLAlchemy's sqlite driver, which made this cursor
+
     deadline = time.monotonic() + timeout
     while True:
         try:
             cursor.execute("PRAGMA journal_mode = WAL")
             return
-        except Exception as exc:  # sqlite3.OperationalError; sqlite3 itself is not imported here
+        except sqlite3.OperationalError as exc:
             busy = "locked" in str(exc) or "busy" in str(exc)
             if not busy or time.monotonic() >= deadline:
                 raise
